@@ -1,0 +1,2 @@
+// Workloads, measurement, statistics and CSV (BRIEF §5) live here.
+import SchedulerKit

@@ -1,0 +1,2 @@
+// The conformance rules (BRIEF §4) live here.
+import SchedulerKit

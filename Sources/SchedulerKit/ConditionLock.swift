@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A pthread mutex and a condition variable that waits on `CLOCK_MONOTONIC` (the clock of ``SchedulerTime``).
+/// The pool needs a condition variable, which `Synchronization.Mutex` does not offer.
+// @unchecked Sendable: the pthread objects are heap-allocated once, never moved, and are thread-safe by contract.
+final class ConditionLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        #if canImport(Glibc)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        #endif
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+    func signal() { pthread_cond_signal(condition) }
+    func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// Waits (lock held) until signalled or until `deadline` on the monotonic clock; spurious wake-ups happen.
+    func wait(until deadline: SchedulerTime?) {
+        guard let deadline, deadline != .distantFuture else {
+            pthread_cond_wait(condition, mutex)
+            return
+        }
+        var time = timespec(tv_sec: Int(deadline.nanoseconds / 1_000_000_000),
+                            tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
+        pthread_cond_timedwait(condition, mutex, &time)
+    }
+}

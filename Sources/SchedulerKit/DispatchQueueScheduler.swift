@@ -1,0 +1,144 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// RAC's `RACTargetQueueScheduler` in Swift: a private serial queue whose target is any queue (serial even when
+/// the target is concurrent).
+///
+/// - Plain work is one `async` of a closure that runs the task node: one allocation beyond raw Dispatch.
+/// - Delayed work waits in a (deadline, sequence) heap behind one Dispatch timer armed at the earliest deadline,
+///   because `asyncAfter` runs equal deadlines in no particular order. Deadlines are on `CLOCK_MONOTONIC`, which is
+///   Dispatch's uptime clock, never the wall clock.
+/// - Repeating work is a fixed-rate `DispatchSourceTimer` with leeway on the private queue: missed ticks coalesce and
+///   ticks never overlap. Dropping its handle does not stop it; only `cancel()` does.
+/// - Pending work (plain, delayed or repeating) keeps the scheduler alive and runs: releasing the scheduler drops nothing.
+public final class DispatchQueueScheduler: TimedScheduler {
+    public let name: String
+    /// The private serial queue tasks run on.
+    public let queue: DispatchQueue
+    private let timers = Mutex(DelayedWork())
+
+    private struct DelayedWork {
+        var queue = TimerQueue<ScheduledWork>()
+        var source: TimerSource?
+        var armedAt = SchedulerTime.distantFuture
+        /// Holds the scheduler alive while delayed work is pending (the source's handler only captures it weakly).
+        var keepAlive: DispatchQueueScheduler?
+    }
+
+    public var traits: SchedulerTraits {
+        [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]
+    }
+
+    /// A serial scheduler over a private queue that targets `targetQueue` (the default global queue if nil).
+    public init(name: String, targetQueue: DispatchQueue? = nil, qos: DispatchQoS = .unspecified) {
+        self.name = name
+        self.queue = DispatchQueue(label: name, qos: qos, target: targetQueue ?? .global())
+    }
+
+    public var now: SchedulerTime { .monotonicNow() }
+
+    @discardableResult
+    public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        let task = ScheduledWork(work)
+        queue.async { [self] in
+            _ = Schedulers.performAsCurrent(self) { task.run() }
+        }
+        return task
+    }
+
+    @discardableResult
+    public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        if deadline <= now { return schedule(work) }
+        let task = ScheduledWork(work)
+        timers.withLock { timers in
+            timers.queue.insert(task, at: deadline)
+            timers.keepAlive = self
+            if deadline < timers.armedAt {
+                timers.armedAt = deadline
+                timerSource(&timers).schedule(deadline: deadline.dispatchTime, leeway: .nanoseconds(0))
+            }
+        }
+        return task
+    }
+
+    @discardableResult
+    public func schedule(
+        at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
+        ArgumentCheck.repeating(interval: interval, leeway: leeway)
+        let repeating = RepeatingWork(work)
+        let source = TimerSource(queue: queue)
+        source.timer.schedule(
+            deadline: start.dispatchTime,
+            repeating: .nanoseconds(Int(interval.nanosecondsChecked(argument: "interval"))),
+            leeway: .nanoseconds(Int(leeway.nanosecondsChecked(argument: "leeway")))
+        )
+        // The handler keeps the scheduler and the work alive until the repetition ends; ending cancels the source,
+        // which releases the handler. So dropping the handle never stops the ticks.
+        source.timer.setEventHandler { [self] in
+            Schedulers.performAsCurrent(self) { _ = repeating.runTick() }
+        }
+        repeating.setOnEnd { source.timer.cancel() }
+        source.timer.resume()
+        return repeating
+    }
+
+    private func timerSource(_ timers: inout DelayedWork) -> any DispatchSourceTimer {
+        if let source = timers.source { return source.timer }
+        let source = TimerSource(queue: queue)
+        source.timer.setEventHandler { [weak self] in self?.runDueTimers() }
+        source.timer.resume()
+        timers.source = source
+        return source.timer
+    }
+
+    /// Runs on `queue` when the timer fires: every due task in (deadline, sequence) order, then re-arms.
+    private func runDueTimers() {
+        let now = SchedulerTime.monotonicNow()
+        while true {
+            let next: ScheduledWork? = timers.withLock { timers in
+                if let entry = timers.queue.popDue(at: now) { return entry.payload }
+                timers.armedAt = timers.queue.earliestDeadline ?? .distantFuture
+                if let deadline = timers.queue.earliestDeadline {
+                    timers.source?.timer.schedule(deadline: deadline.dispatchTime, leeway: .nanoseconds(0))
+                } else {
+                    timers.keepAlive = nil
+                }
+                return nil
+            }
+            guard let next else { return }
+            Schedulers.performAsCurrent(self) { next.run() }
+        }
+    }
+
+    deinit {
+        timers.withLock { $0.source?.timer.cancel() }
+    }
+}
+
+extension DispatchQueueScheduler {
+    /// A scheduler on the main queue. On Linux the main queue runs only while the main thread pumps it
+    /// (`dispatchMain()`, `RunLoop.main.run`, or ``pumpMainQueue(for:)``); a test that is not on the main thread
+    /// should use a private scheduler instead.
+    public static let main = DispatchQueueScheduler(name: "main", targetQueue: .main)
+
+    /// Runs the main queue for `duration` from the main thread, so work on ``main`` runs (Linux has no always-on
+    /// main run loop). Must be called on the main thread.
+    public static func pumpMainQueue(for duration: Duration) {
+        precondition(Thread.isMainThread, "pumpMainQueue(for:): must be called on the main thread")
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        RunLoop.main.run(until: Date(timeIntervalSinceNow: seconds))
+    }
+}
+
+/// A Dispatch timer source that can cross threads.
+// @unchecked Sendable: Dispatch sources are thread-safe objects; `schedule`, `cancel` and friends may be called from any thread.
+final class TimerSource: @unchecked Sendable {
+    let timer: any DispatchSourceTimer
+    init(queue: DispatchQueue) { timer = DispatchSource.makeTimerSource(queue: queue) }
+}
+
+extension SchedulerTime {
+    var dispatchTime: DispatchTime { DispatchTime(uptimeNanoseconds: UInt64(nanoseconds)) }
+}

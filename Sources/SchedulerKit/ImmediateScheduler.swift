@@ -1,0 +1,32 @@
+/// Runs work now, on the caller's thread (RAC's `immediateScheduler`, RxSwift's `CurrentThreadScheduler`).
+///
+/// Work scheduled from inside running work is *trampolined*: it runs after the enclosing work returns, in FIFO
+/// order, so recursion never grows the stack. While its work runs, `Schedulers.current === Schedulers.immediate`,
+/// and the outer current scheduler is restored afterwards. It is deliberately not a ``TimedScheduler``: delayed
+/// work on it does not compile (RAC asserts at run time; combine-schedulers silently ignores the delay).
+/// The handle of work that ran at once is already finished; a trampolined task can be cancelled until it starts.
+public final class ImmediateScheduler: Scheduler {
+    public let name = "immediate"
+    public var traits: SchedulerTraits { [.serial, .trampoline, .setsCurrent] }
+
+    init() {}
+
+    @discardableResult
+    public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        let thread = ThreadState.forThisThread
+        if thread.trampoline != nil {
+            let task = ScheduledWork(work)
+            thread.trampoline!.append(task)
+            return task
+        }
+        thread.trampoline = []
+        defer { thread.trampoline = nil }
+        Schedulers.performAsCurrent(self) {
+            work()
+            while let next = thread.trampoline!.popFirst() {
+                next.run()
+            }
+        }
+        return ScheduledWork.finished()
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+
+/// RxSwift's `OperationQueueScheduler` made serial: an `OperationQueue` with `maxConcurrentOperationCount = 1`.
+///
+/// - Cancelling a task that has not started cancels its `Operation` too (real `Operation` cancellation), so the
+///   queue drops it; the task's own atomic state keeps `cancel()` truthful when it races the start.
+/// - `OperationQueue` has no timers. Delayed work waits on a shared Dispatch timekeeper (a ``DispatchQueueScheduler``,
+///   so equal deadlines stay FIFO) and is added to the queue when due: never early, but it queues behind whatever is
+///   already there. Repeating work is a fixed-rate tick on the timekeeper that adds one tick operation at a time;
+///   a tick that comes due while the previous one is still queued or running is coalesced.
+public final class OperationQueueScheduler: TimedScheduler {
+    public let name: String
+    public let operationQueue: OperationQueue
+
+    /// Keeps time for every operation-queue scheduler.
+    private static let timekeeper = DispatchQueueScheduler(name: "operation-queue-timekeeper")
+
+    public init(name: String) {
+        self.name = name
+        operationQueue = OperationQueue()
+        operationQueue.name = name
+        operationQueue.maxConcurrentOperationCount = 1
+    }
+
+    public var traits: SchedulerTraits { [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent] }
+
+    public var now: SchedulerTime { .monotonicNow() }
+
+    @discardableResult
+    public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        let handle = OperationHandle(ScheduledWork(work))
+        enqueue(handle)
+        return handle
+    }
+
+    @discardableResult
+    public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        if deadline <= now { return schedule(work) }
+        let handle = OperationHandle(ScheduledWork(work))
+        handle.setTimer(Self.timekeeper.schedule(at: deadline) { [self] in
+            if !handle.task.isCancelled { enqueue(handle) }
+        })
+        return handle
+    }
+
+    @discardableResult
+    public func schedule(
+        at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
+        ArgumentCheck.repeating(interval: interval, leeway: leeway)
+        let repeating = RepeatingWork(work)
+        let tickInFlight = Atomic<Bool>(false)
+        let timer = Self.timekeeper.schedule(at: start, every: interval, leeway: leeway) { [self] in
+            guard !repeating.isCancelled,
+                  tickInFlight.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+            else { return }
+            operationQueue.addOperation(TaskOperation(scheduler: self) {
+                repeating.runTick()
+                tickInFlight.store(false, ordering: .releasing)
+            })
+        }
+        repeating.setOnEnd { timer.cancel() }
+        return repeating
+    }
+
+    private func enqueue(_ handle: OperationHandle) {
+        let operation = TaskOperation(scheduler: self) { handle.task.run() }
+        handle.setOperation(operation)
+        operationQueue.addOperation(operation)
+    }
+}
+
+/// Runs one task with the current scheduler set.
+// @unchecked Sendable: all stored properties are immutable and Sendable; `Operation` guards its own state.
+private final class TaskOperation: Operation, @unchecked Sendable {
+    private let scheduler: any Scheduler
+    private let body: @Sendable () -> Void
+
+    init(scheduler: any Scheduler, body: @escaping @Sendable () -> Void) {
+        self.scheduler = scheduler
+        self.body = body
+    }
+
+    override func main() {
+        guard !isCancelled else { return }
+        Schedulers.performAsCurrent(scheduler, body)
+    }
+}
+
+/// The task plus whatever stands for it in the queue or the timekeeper, cancelled together.
+private final class OperationHandle: Cancellable {
+    let task: ScheduledWork
+    private let links = Mutex<(operation: Operation?, timer: (any Cancellable)?)>((nil, nil))
+
+    init(_ task: ScheduledWork) { self.task = task }
+
+    func setOperation(_ operation: Operation) {
+        links.withLock { $0.operation = operation }
+        if task.isCancelled { operation.cancel() }
+    }
+
+    func setTimer(_ timer: any Cancellable) {
+        links.withLock { $0.timer = timer }
+        if task.isCancelled { timer.cancel() }
+    }
+
+    func cancel() -> Bool {
+        guard task.cancel() else { return false }
+        let (operation, timer) = links.withLock { links in
+            defer { links = (nil, nil) }
+            return links
+        }
+        operation?.cancel()
+        timer?.cancel()
+        return true
+    }
+
+    var isCancelled: Bool { task.isCancelled }
+}

@@ -1,0 +1,71 @@
+import Synchronization
+
+/// Repeating work and its handle. State, one atomic byte: `idle ⇄ running` per tick; `cancel()` moves
+/// `idle → cancelled` or `running → runningCancelled`. Either way no later tick starts, so `cancel()` returns
+/// true exactly once. The closure is dropped by whoever ends the repetition (the canceller, or the tick that
+/// observes the cancel when it returns), and `onEnd` lets the backend tear down its timer.
+// @unchecked Sendable: `work` and `onEnd` are written before the handle is published, then read only by the side
+// that holds the `running` state or wins the transition to `cancelled`; the atomic orders those accesses.
+public final class RepeatingWork: Cancellable, @unchecked Sendable {
+    private enum State: UInt8 { case idle, running, cancelled, runningCancelled }
+    private let state = Atomic<UInt8>(State.idle.rawValue)
+    private var work: (@Sendable () -> Void)?
+    private var onEnd: (@Sendable () -> Void)?
+
+    public init(_ work: @escaping @Sendable () -> Void) {
+        self.work = work
+    }
+
+    /// Set once by the backend before the handle is published; called once when the repetition ends.
+    public func setOnEnd(_ onEnd: @escaping @Sendable () -> Void) {
+        self.onEnd = onEnd
+    }
+
+    @discardableResult
+    public func cancel() -> Bool {
+        while true {
+            let current = state.load(ordering: .acquiring)
+            switch State(rawValue: current)! {
+            case .idle:
+                if state.compareExchange(expected: current, desired: State.cancelled.rawValue,
+                                         ordering: .acquiringAndReleasing).exchanged {
+                    end()
+                    return true
+                }
+            case .running:
+                if state.compareExchange(expected: current, desired: State.runningCancelled.rawValue,
+                                         ordering: .acquiringAndReleasing).exchanged {
+                    return true
+                }
+            case .cancelled, .runningCancelled:
+                return false
+            }
+        }
+    }
+
+    public var isCancelled: Bool {
+        let s = state.load(ordering: .acquiring)
+        return s == State.cancelled.rawValue || s == State.runningCancelled.rawValue
+    }
+
+    /// Runs one tick unless cancelled. Returns whether the repetition goes on (false: stop re-arming).
+    /// The caller sets the current scheduler and never runs two ticks of one handle at once.
+    @discardableResult
+    public func runTick() -> Bool {
+        guard state.compareExchange(expected: State.idle.rawValue, desired: State.running.rawValue,
+                                    ordering: .acquiringAndReleasing).exchanged else { return false }
+        work?()
+        if state.compareExchange(expected: State.running.rawValue, desired: State.idle.rawValue,
+                                 ordering: .acquiringAndReleasing).exchanged {
+            return true
+        }
+        state.store(State.cancelled.rawValue, ordering: .releasing)
+        end()
+        return false
+    }
+
+    private func end() {
+        work = nil
+        onEnd.take()?()
+    }
+}

@@ -1,0 +1,57 @@
+import Synchronization
+
+/// One-shot work and its handle in one object (so scheduling allocates one node beyond the closure).
+///
+/// State machine, one atomic byte: `pending → running → finished`, or `pending → cancelled`.
+/// Whoever wins the transition out of `pending` owns `work` exclusively: the runner calls and drops it, the
+/// canceller drops it at once, so a cancelled task's captures are released promptly, not when a queue reaches it.
+// @unchecked Sendable: `work` is touched only by the single winner of the atomic transition out of `pending`,
+// and the acquiring/releasing orderings on `state` order that access after the initialising write.
+public final class ScheduledWork: Cancellable, @unchecked Sendable {
+    private enum State: UInt8 { case pending, running, finished, cancelled }
+    private let state: Atomic<UInt8>
+    private var work: (@Sendable () -> Void)?
+
+    public init(_ work: @escaping @Sendable () -> Void) {
+        self.state = Atomic(State.pending.rawValue)
+        self.work = work
+    }
+
+    private init(state: State) {
+        self.state = Atomic(state.rawValue)
+        self.work = nil
+    }
+
+    /// A handle whose work already ran (immediate and inline schedulers return it).
+    public static func finished() -> ScheduledWork { ScheduledWork(state: .finished) }
+    /// A handle that is already cancelled (a shut-down pool returns it).
+    public static func alreadyCancelled() -> ScheduledWork { ScheduledWork(state: .cancelled) }
+
+    @discardableResult
+    public func cancel() -> Bool {
+        guard state.compareExchange(
+            expected: State.pending.rawValue, desired: State.cancelled.rawValue, ordering: .acquiringAndReleasing
+        ).exchanged else { return false }
+        work = nil
+        return true
+    }
+
+    public var isCancelled: Bool { state.load(ordering: .acquiring) == State.cancelled.rawValue }
+    /// Whether the work has started or finished (it can then no longer be cancelled).
+    public var hasStarted: Bool {
+        let s = state.load(ordering: .acquiring)
+        return s == State.running.rawValue || s == State.finished.rawValue
+    }
+
+    /// Runs the work unless it was cancelled first; returns whether it ran. The caller sets the current scheduler.
+    @discardableResult
+    public func run() -> Bool {
+        guard state.compareExchange(
+            expected: State.pending.rawValue, desired: State.running.rawValue, ordering: .acquiringAndReleasing
+        ).exchanged else { return false }
+        let body = work.take()
+        body?()
+        state.store(State.finished.rawValue, ordering: .releasing)
+        return true
+    }
+}

@@ -1,0 +1,348 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DequeModule
+import Synchronization
+
+// Design
+//
+// One lock (a pthread mutex with a condition variable) guards everything a pool shares: the FIFO of *ready*
+// schedulers (those with queued work that no worker holds), each scheduler's task queue, the timer heap, and the
+// counts of sleeping workers. A serial scheduler is in the ready FIFO or held by exactly one worker, never both, so
+// its tasks never overlap and run in queue order. A worker pops the first ready scheduler, takes up to `batchLimit`
+// of its tasks, releases the lock, runs them with `Schedulers.current` set, and re-takes the lock: the scheduler
+// goes to the back of the ready FIFO if it still has work (one busy scheduler cannot starve the others) or becomes
+// idle. No lock is held while user work runs.
+//
+// Hand-off without a wake-up: a worker that runs out of ready schedulers first *spins* for a bounded time (at most
+// one spinner at a time, `sched_yield` between looks) before it sleeps on the condition variable. `schedule` signals
+// a sleeper only when it makes a scheduler ready and no worker is spinning. A ping-pong between two schedulers thus
+// bounces between a running and a spinning worker and never waits for a futex wake. Correctness does not rest on
+// the spinner: a worker re-checks the ready FIFO under the lock before it sleeps, and a producer that saw no spinner
+// signals, so no ready work is left with every worker asleep.
+//
+// Timers: one (deadline, sequence) heap. Workers move due entries into their schedulers' queues at the top of each
+// loop, so timers are not starved by busy schedulers and immediate work is never held behind far-future timers;
+// sleepers wait with a time-out at the earliest deadline (on CLOCK_MONOTONIC). Repeating work re-arms itself on the
+// fixed-rate grid after each tick ran, so ticks never overlap and missed ticks coalesce.
+//
+// Shutdown: under the lock, mark the pool shut down and take every queued task and timer; outside it, cancel them
+// all (exactly once: the task's own atomic state decides ran vs cancelled), wake every worker, and join them (or
+// detach them when called from a pool thread, so shutdown from a pool task cannot deadlock). Scheduling afterwards
+// returns an already-cancelled handle. Pending work keeps its scheduler and the pool alive; worker threads hold only
+// the core, so a pool nobody references any more shuts itself down in `deinit`.
+
+/// A fixed set of worker threads (lock + condition variable) over which many serial ``ThreadPoolScheduler``s are
+/// multiplexed.
+public final class ThreadPool: Sendable {
+    let core: ThreadPoolCore
+
+    /// A process-wide pool with one worker per active processor. Never shut it down.
+    public static let shared = ThreadPool(name: "shared-pool")
+
+    /// Starts `threadCount` workers (default: the active processors).
+    public init(threadCount: Int = ThreadPool.activeProcessorCount, name: String = "pool") {
+        precondition(threadCount > 0, "ThreadPool(threadCount:): must be > 0, got \(threadCount)")
+        core = ThreadPoolCore(threadCount: threadCount, name: name)
+    }
+
+    public static var activeProcessorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    public var threadCount: Int { core.threadCount }
+    public var name: String { core.name }
+
+    /// A new serial scheduler whose tasks run on this pool's workers.
+    public func makeScheduler(name: String) -> ThreadPoolScheduler {
+        ThreadPoolScheduler(pool: self, name: name)
+    }
+
+    /// Cancels every task and timer that has not started, stops the workers and waits for them (unless called from
+    /// one of them). Idempotent. Scheduling afterwards returns an already-cancelled handle.
+    public func shutdown() { core.shutdown() }
+
+    public var isShutDown: Bool { core.isShutDown }
+
+    deinit { core.shutdown() }
+}
+
+/// What worker threads reference (not the public ``ThreadPool``, so that the pool can be released and shut down).
+// @unchecked Sendable: every `var` below is read and written only with `lock` held; `spinning` and `readyHint`
+// are atomics.
+final class ThreadPoolCore: @unchecked Sendable {
+    let threadCount: Int
+    let name: String
+    let lock = ConditionLock()
+    private var ready = Deque<ThreadPoolScheduler>()
+    private var timers = TimerQueue<PoolTimer>()
+    private var sleeping = 0
+    private var shutDown = false
+    private var threads: [pthread_t] = []
+
+    /// Number of workers spinning for work (at most one).
+    private let spinning = Atomic<Int>(0)
+    /// Ready schedulers plus due-timer hints, read by the spinner without the lock.
+    private let readyHint = Atomic<Int>(0)
+    /// Earliest timer deadline in nanoseconds, read by the spinner without the lock.
+    private let earliestTimer = Atomic<Int64>(.max)
+
+    static let batchLimit = 128
+    static let spinLimit = 200
+
+    init(threadCount: Int, name: String) {
+        self.threadCount = threadCount
+        self.name = name
+        lock.lock()
+        for index in 0..<threadCount {
+            threads.append(startThread(name: "\(name)-\(index)") { [self] in workerLoop() })
+        }
+        lock.unlock()
+    }
+
+    var isShutDown: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return shutDown
+    }
+
+    // MARK: Submitting (called by ThreadPoolScheduler)
+
+    /// Appends `task` to `scheduler`'s queue; false if the pool is shut down.
+    func enqueue(_ task: ScheduledWork, on scheduler: ThreadPoolScheduler) -> Bool {
+        lock.lock()
+        if shutDown {
+            lock.unlock()
+            return false
+        }
+        scheduler.queue.append(task)
+        let wake = !scheduler.isScheduled && makeReady(scheduler)
+        lock.unlock()
+        if wake { lock.signal() }
+        return true
+    }
+
+    /// Adds a timer entry; false if the pool is shut down.
+    func addTimer(_ timer: PoolTimer, at deadline: SchedulerTime, sequence: UInt64? = nil) -> Bool {
+        lock.lock()
+        if shutDown {
+            lock.unlock()
+            return false
+        }
+        let wasEarliest = timers.earliestDeadline ?? .distantFuture
+        timers.insert(timer, at: deadline, sequence: sequence)
+        timers.purgeIfGrown(\.isDead)
+        earliestTimer.store(timers.earliestDeadline?.nanoseconds ?? .max, ordering: .relaxed)
+        let wake = deadline < wasEarliest && sleeping > 0
+        lock.unlock()
+        if wake { lock.signal() }  // a sleeper re-computes its time-out
+        return true
+    }
+
+    func takeSequence() -> UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return timers.takeSequence()
+    }
+
+    /// Lock held. Puts an idle scheduler in the ready FIFO; returns whether a sleeper should be signalled.
+    private func makeReady(_ scheduler: ThreadPoolScheduler) -> Bool {
+        scheduler.isScheduled = true
+        ready.append(scheduler)
+        readyHint.add(1, ordering: .relaxed)
+        return sleeping > 0 && spinning.load(ordering: .relaxed) == 0
+    }
+
+    // MARK: Workers
+
+    private func workerLoop() {
+        ThreadState.forThisThread.pool = self
+        var batch: [ScheduledWork] = []
+        batch.reserveCapacity(Self.batchLimit)
+        var justSpun = false
+        lock.lock()
+        while true {
+            if !timers.isEmpty { moveDueTimers() }
+            if let scheduler = ready.popFirst() {
+                readyHint.subtract(1, ordering: .relaxed)
+                justSpun = false
+                for _ in 0..<min(Self.batchLimit, scheduler.queue.count) {
+                    batch.append(scheduler.queue.removeFirst())
+                }
+                lock.unlock()
+                Schedulers.performAsCurrent(scheduler) {
+                    for task in batch { task.run() }
+                }
+                batch.removeAll(keepingCapacity: true)
+                lock.lock()
+                finishTurn(of: scheduler)
+                continue
+            }
+            if shutDown { break }
+            if !justSpun, spinning.compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged {
+                lock.unlock()
+                spinForWork()
+                spinning.store(0, ordering: .relaxed)
+                lock.lock()
+                justSpun = true
+                continue
+            }
+            justSpun = false
+            sleeping += 1
+            lock.wait(until: timers.earliestDeadline)
+            sleeping -= 1
+        }
+        lock.unlock()
+    }
+
+    /// Lock held. After a worker's turn: back of the FIFO if more work is queued, else idle (or cancelled at shutdown).
+    private func finishTurn(of scheduler: ThreadPoolScheduler) {
+        if scheduler.queue.isEmpty {
+            scheduler.isScheduled = false
+        } else if shutDown {
+            let left = scheduler.queue
+            scheduler.queue.removeAll()
+            scheduler.isScheduled = false
+            lock.unlock()
+            for task in left { task.cancel() }
+            lock.lock()
+        } else {
+            ready.append(scheduler)
+            readyHint.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// Bounded: at most `spinLimit` looks, yielding the processor between them.
+    private func spinForWork() {
+        for _ in 0..<Self.spinLimit {
+            if readyHint.load(ordering: .relaxed) > 0 { return }
+            if earliestTimer.load(ordering: .relaxed) <= SchedulerTime.monotonicNow().nanoseconds { return }
+            sched_yield()
+        }
+    }
+
+    /// Lock held. Moves every due timer into its scheduler's queue, in (deadline, sequence) order.
+    private func moveDueTimers() {
+        let now = SchedulerTime.monotonicNow()
+        var woke = false
+        while let entry = timers.popDue(at: now) {
+            let (scheduler, task) = entry.payload.task(due: entry.deadline, core: self)
+            guard let task else { continue }
+            scheduler.queue.append(task)
+            if !scheduler.isScheduled, makeReady(scheduler), !woke, ready.count > 1 {
+                woke = true
+                lock.signal()
+            }
+        }
+        earliestTimer.store(timers.earliestDeadline?.nanoseconds ?? .max, ordering: .relaxed)
+    }
+
+    /// After a repeating tick ran: arm the next tick on the fixed-rate grid.
+    func rearm(_ repeating: PoolRepeating, after due: SchedulerTime) {
+        let next = nextFixedRateTick(start: repeating.start, interval: repeating.interval,
+                                     previous: due, now: .monotonicNow())
+        if !addTimer(.tick(repeating), at: next, sequence: repeating.sequence) {
+            repeating.work.cancel()
+        }
+    }
+
+    // MARK: Shutdown
+
+    func shutdown() {
+        lock.lock()
+        if shutDown {
+            lock.unlock()
+            return
+        }
+        shutDown = true
+        var queued: [ScheduledWork] = []
+        for scheduler in ready {
+            queued.append(contentsOf: scheduler.queue)
+            scheduler.queue.removeAll()
+            scheduler.isScheduled = false
+        }
+        ready.removeAll()
+        readyHint.store(0, ordering: .relaxed)
+        let pendingTimers = timers.removeAll()
+        earliestTimer.store(.max, ordering: .relaxed)
+        let workers = threads
+        threads = []
+        lock.broadcast()
+        lock.unlock()
+        // Outside the lock: dropping closures may run arbitrary deinit code.
+        for task in queued { task.cancel() }
+        for timer in pendingTimers { timer.cancel() }
+        let onPoolThread = ThreadState.forThisThread.pool === self
+        for thread in workers {
+            if onPoolThread { pthread_detach(thread) } else { pthread_join(thread, nil) }
+        }
+    }
+}
+
+/// A timer heap entry: one-shot work, or the next tick of repeating work.
+enum PoolTimer {
+    case once(ThreadPoolScheduler, ScheduledWork)
+    case tick(PoolRepeating)
+
+    var isDead: Bool {
+        switch self {
+        case .once(_, let task): task.isCancelled
+        case .tick(let repeating): repeating.work.isCancelled
+        }
+    }
+
+    func cancel() {
+        switch self {
+        case .once(_, let task): task.cancel()
+        case .tick(let repeating): repeating.work.cancel()
+        }
+    }
+
+    /// The task to queue when the entry is due (nil if cancelled).
+    func task(due: SchedulerTime, core: ThreadPoolCore) -> (ThreadPoolScheduler, ScheduledWork?) {
+        switch self {
+        case .once(let scheduler, let task):
+            return (scheduler, task.isCancelled ? nil : task)
+        case .tick(let repeating):
+            guard !repeating.work.isCancelled else { return (repeating.scheduler, nil) }
+            return (repeating.scheduler, ScheduledWork { [core] in
+                if repeating.work.runTick() { core.rearm(repeating, after: due) }
+            })
+        }
+    }
+}
+
+/// Repeating work on a pool: its grid and its place among equal deadlines.
+final class PoolRepeating: Sendable {
+    let scheduler: ThreadPoolScheduler
+    let work: RepeatingWork
+    let start: SchedulerTime
+    let interval: Duration
+    let sequence: UInt64
+
+    init(scheduler: ThreadPoolScheduler, work: RepeatingWork, start: SchedulerTime, interval: Duration, sequence: UInt64) {
+        self.scheduler = scheduler
+        self.work = work
+        self.start = start
+        self.interval = interval
+        self.sequence = sequence
+    }
+}
+
+/// Starts a joinable pthread that runs `body`.
+private func startThread(name: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
+    final class Start: Sendable {
+        let name: String
+        let body: @Sendable () -> Void
+        init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
+    }
+    let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
+    var thread = pthread_t()
+    let rc = pthread_create(&thread, nil, { context in
+        let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
+        start.body()
+        return nil
+    }, start)
+    precondition(rc == 0, "ThreadPool: pthread_create failed with \(rc)")
+    return thread
+}

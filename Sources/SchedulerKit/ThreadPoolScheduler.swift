@@ -1,0 +1,65 @@
+import DequeModule
+
+/// A scheduler that can be shut down: what it has not started is cancelled, and later work is refused.
+public protocol ShutdownScheduler: Scheduler {
+    /// Idempotent; safe to call from one of the scheduler's own tasks.
+    func shutdown()
+    var isShutDown: Bool { get }
+}
+
+/// A serial scheduler multiplexed with others over the workers of a ``ThreadPool``.
+///
+/// Tasks never overlap and run in submission order; delayed and repeating work share the pool's timer heap.
+/// Scheduling allocates one node, which is also the handle. Pending work keeps the scheduler (and its pool)
+/// alive and runs; ``shutdown()`` shuts the *whole pool* down, cancelling what has not started.
+// @unchecked Sendable: `queue` and `isScheduled` are read and written only with the pool's lock held.
+public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler, @unchecked Sendable {
+    public let name: String
+    public let pool: ThreadPool
+    var queue = Deque<ScheduledWork>()
+    /// In the pool's ready FIFO or held by a worker.
+    var isScheduled = false
+
+    init(pool: ThreadPool, name: String) {
+        self.pool = pool
+        self.name = name
+    }
+
+    public var traits: SchedulerTraits {
+        [.serial, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads]
+    }
+
+    public var now: SchedulerTime { .monotonicNow() }
+
+    @discardableResult
+    public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        let task = ScheduledWork(work)
+        return pool.core.enqueue(task, on: self) ? task : ScheduledWork.alreadyCancelled()
+    }
+
+    @discardableResult
+    public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        if deadline <= now { return schedule(work) }
+        let task = ScheduledWork(work)
+        return pool.core.addTimer(.once(self, task), at: deadline) ? task : ScheduledWork.alreadyCancelled()
+    }
+
+    @discardableResult
+    public func schedule(
+        at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
+        ArgumentCheck.repeating(interval: interval, leeway: leeway)
+        let work = RepeatingWork(work)
+        let repeating = PoolRepeating(scheduler: self, work: work, start: start, interval: interval,
+                                      sequence: pool.core.takeSequence())
+        if !pool.core.addTimer(.tick(repeating), at: start, sequence: repeating.sequence) {
+            work.cancel()
+        }
+        return work
+    }
+
+    /// Shuts down the pool this scheduler runs on, and so every scheduler on it.
+    public func shutdown() { pool.shutdown() }
+
+    public var isShutDown: Bool { pool.isShutDown }
+}

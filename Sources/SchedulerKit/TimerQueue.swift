@@ -1,0 +1,66 @@
+import HeapModule
+
+/// Delayed work ordered by (deadline, submission sequence): equal deadlines run FIFO, which Dispatch's own
+/// `asyncAfter` does not promise (1 000 equal deadlines come out nearly reversed on Linux). Not thread-safe:
+/// each owner guards it with its own lock. Shared by the Dispatch, thread-pool and virtual-time schedulers.
+struct TimerQueue<Payload> {
+    struct Entry: Comparable {
+        let deadline: SchedulerTime
+        let sequence: UInt64
+        let payload: Payload
+        static func < (a: Entry, b: Entry) -> Bool { (a.deadline, a.sequence) < (b.deadline, b.sequence) }
+        static func == (a: Entry, b: Entry) -> Bool { a.deadline == b.deadline && a.sequence == b.sequence }
+    }
+
+    private var heap = Heap<Entry>()
+    private var nextSequence: UInt64 = 0
+    private var purgeThreshold = 1024
+
+    var isEmpty: Bool { heap.isEmpty }
+    var count: Int { heap.count }
+    var earliestDeadline: SchedulerTime? { heap.min?.deadline }
+
+    /// A fresh sequence number, for entries that must keep their place among equal deadlines (repeating ticks).
+    mutating func takeSequence() -> UInt64 {
+        defer { nextSequence += 1 }
+        return nextSequence
+    }
+
+    mutating func insert(_ payload: Payload, at deadline: SchedulerTime, sequence: UInt64? = nil) {
+        heap.insert(Entry(deadline: deadline, sequence: sequence ?? takeSequence(), payload: payload))
+    }
+
+    /// Removes and returns the earliest entry if it is due at `now`.
+    mutating func popDue(at now: SchedulerTime) -> Entry? {
+        guard let first = heap.min, first.deadline <= now else { return nil }
+        return heap.removeMin()
+    }
+
+    /// Removes and returns the earliest entry whatever its deadline.
+    mutating func popEarliest() -> Entry? { heap.popMin() }
+
+    /// Drops the entries for which `isDead` holds, once the queue has doubled since the last purge, so cancelled
+    /// far-future work (timeouts) cannot pile up: amortised O(1) per insert.
+    mutating func purgeIfGrown(_ isDead: (Payload) -> Bool) {
+        guard heap.count >= purgeThreshold else { return }
+        heap = Heap(heap.unordered.filter { !isDead($0.payload) })
+        purgeThreshold = max(1024, heap.count * 2)
+    }
+
+    mutating func removeAll() -> [Payload] {
+        defer { heap = Heap() }
+        return heap.unordered.map(\.payload)
+    }
+}
+
+/// The first tick of a fixed-rate grid `start + k·interval` that is strictly after `previous` and not before `now`:
+/// missed ticks are coalesced into one, and the grid never drifts.
+func nextFixedRateTick(start: SchedulerTime, interval: Duration, previous: SchedulerTime, now: SchedulerTime) -> SchedulerTime {
+    let step = interval.nanosecondsChecked(argument: "interval")
+    let floor = max(previous.nanoseconds + 1, now.nanoseconds)
+    let k = (floor - start.nanoseconds + step - 1) / step
+    let (offset, overflow) = k.multipliedReportingOverflow(by: step)
+    if overflow { return .distantFuture }
+    let (next, overflow2) = start.nanoseconds.addingReportingOverflow(offset)
+    return overflow2 ? .distantFuture : SchedulerTime(nanoseconds: next)
+}
