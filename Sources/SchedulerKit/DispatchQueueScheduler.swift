@@ -118,9 +118,10 @@ public final class DispatchQueueScheduler: TimedScheduler {
 }
 
 extension DispatchQueueScheduler {
-    /// A scheduler on the main queue. On Linux the main queue runs only while the main thread pumps it
-    /// (`dispatchMain()`, `RunLoop.main.run`, or ``pumpMainQueue(for:)``); a test that is not on the main thread
-    /// should use a private scheduler instead.
+    /// A scheduler on the main queue. On Linux the main queue runs only once the program serves it: an async
+    /// `main` (and so `swift test`) calls `dispatchMain()`, after which Dispatch drains the main queue from a worker
+    /// thread (so `Thread.isMainThread` is false there); a plain program must call `dispatchMain()` or pump it with
+    /// ``pumpMainQueue(for:)`` from the main thread, or nothing scheduled on `main` ever runs.
     public static let main = DispatchQueueScheduler(name: "main", targetQueue: .main)
 
     /// Runs the main queue for `duration` from the main thread, so work on ``main`` runs (Linux has no always-on

@@ -1,0 +1,71 @@
+import Dispatch
+import SchedulerKit
+
+import Testing
+
+@Suite struct OperationQueueSchedulerTests {
+    @Test func serialFIFOWithItselfCurrent() {
+        let scheduler = OperationQueueScheduler(name: "ops")
+        #expect(scheduler.operationQueue.maxConcurrentOperationCount == 1)
+        let order = Shared<[Int]>([])
+        let wrongCurrent = Counter()
+        for i in 0..<2_000 {
+            scheduler.schedule {
+                if Schedulers.current !== scheduler { wrongCurrent.increment() }
+                order.append(i)
+            }
+        }
+        #expect(drain(scheduler))
+        #expect(order.value == Array(0..<2_000))
+        #expect(wrongCurrent.value == 0)
+    }
+
+    @Test func cancelBeforeStartCancelsTheOperation() {
+        let scheduler = OperationQueueScheduler(name: "cancel")
+        let gate = Gate()
+        gate.block(scheduler)
+        let order = Shared<[Int]>([])
+        scheduler.schedule { order.append(1) }
+        let second = scheduler.schedule { order.append(2) }
+        scheduler.schedule { order.append(3) }
+        #expect(second.cancel())
+        #expect(!second.cancel())
+        gate.open()
+        #expect(drain(scheduler))
+        #expect(order.value == [1, 3])
+    }
+
+    @Test func delayedWorkIsNeverEarlyAndCancellable() {
+        let scheduler = OperationQueueScheduler(name: "delayed")
+        let deadline = scheduler.now + .milliseconds(10)
+        let ranAt = Shared<SchedulerTime?>(nil)
+        scheduler.schedule(at: deadline) { ranAt.update { $0 = .monotonicNow() } }
+        let cancelled = Flag()
+        let other = scheduler.schedule(at: deadline) { cancelled.set(true) }
+        #expect(other.cancel())
+        #expect(eventually { ranAt.value != nil })
+        #expect(ranAt.value! >= deadline)
+        #expect(drain(scheduler))
+        #expect(!cancelled.value)
+    }
+
+    @Test func repeatingTicksNeverOverlapAndStopOnCancel() {
+        let scheduler = OperationQueueScheduler(name: "repeating")
+        let ticks = Counter()
+        let inTick = Counter()
+        let overlaps = Counter()
+        let handle = scheduler.schedule(at: scheduler.now, every: .milliseconds(2)) {
+            if inTick.increment() != 1 { overlaps.increment() }
+            ticks.increment()
+            pause(milliseconds: 3)  // longer than the interval: later ticks coalesce instead of piling up
+            inTick.decrement()
+        }
+        #expect(eventually { ticks.value >= 4 })
+        #expect(handle.cancel())
+        #expect(drain(scheduler))
+        let count = ticks.value
+        pause(milliseconds: 20)
+        #expect(ticks.value == count)
+        #expect(overlaps.value == 0)
+    }
+}

@@ -1,0 +1,107 @@
+import Dispatch
+import SchedulerKit
+
+import Testing
+
+@Suite struct TestSchedulerTests {
+    @Test func nothingRunsUntilDriven() {
+        let scheduler = TestScheduler()
+        let ran = Flag()
+        scheduler.schedule { ran.set(true) }
+        pause(milliseconds: 1)
+        #expect(!ran.value)
+        scheduler.advance()
+        #expect(ran.value)
+    }
+
+    @Test func advanceRunsDueWorkInOrderWithNowAtEachDueTime() {
+        let scheduler = TestScheduler()
+        let log = Shared<[String]>([])
+        @Sendable func at(_ ns: Int64) -> SchedulerTime { SchedulerTime(nanoseconds: ns) }
+        scheduler.schedule(at: at(30)) { log.update { $0.append("c@\(scheduler.now.nanoseconds)") } }
+        scheduler.schedule(at: at(10)) {
+            log.update { $0.append("a@\(scheduler.now.nanoseconds)") }
+            scheduler.schedule(at: at(20)) { log.update { $0.append("added@\(scheduler.now.nanoseconds)") } }
+        }
+        scheduler.schedule(at: at(10)) { log.update { $0.append("b@\(scheduler.now.nanoseconds)") } }
+        scheduler.schedule(at: at(50)) { log.update { $0.append("late") } }
+        scheduler.advance(to: at(40))
+        #expect(log.value == ["a@10", "b@10", "added@20", "c@30"])
+        #expect(scheduler.now == at(40))
+    }
+
+    @Test func stepRunsExactlyOneTask() {
+        let scheduler = TestScheduler()
+        let count = Counter()
+        for i in 1...3 { scheduler.schedule(after: .seconds(i)) { count.increment() } }
+        #expect(scheduler.step())
+        #expect(count.value == 1)
+        #expect(scheduler.now == SchedulerTime.zero + .seconds(1))
+        #expect(scheduler.step() && scheduler.step())
+        #expect(!scheduler.step())
+    }
+
+    @Test func everyMissedRepeatingTickFiresInCreationOrder() {
+        let scheduler = TestScheduler()
+        let log = Shared<[String]>([])
+        scheduler.schedule(at: .zero + .seconds(1), every: .seconds(1)) { log.update { $0.append("a") } }
+        scheduler.schedule(at: .zero + .seconds(1), every: .seconds(1)) { log.update { $0.append("b") } }
+        scheduler.advance(by: .seconds(1_000))
+        #expect(log.value.count == 2_000)
+        #expect(log.value.prefix(4) == ["a", "b", "a", "b"])
+    }
+
+    @Test func runIsBoundedAndSaysWhenItStoppedEarly() {
+        let scheduler = TestScheduler()
+        scheduler.schedule(at: .zero, every: .seconds(1)) {}
+        #expect(scheduler.run(maxSteps: 10) == .stoppedEarly(steps: 10, pending: 1))
+        let finite = TestScheduler()
+        finite.schedule {}
+        finite.schedule(after: .seconds(5)) {}
+        #expect(finite.run() == .drained(steps: 2))
+        #expect(finite.now == .zero + .seconds(5))
+    }
+
+    @Test func aMillionRecursiveStepsInVirtualTime() {
+        let scheduler = TestScheduler()
+        let steps = Counter()
+        scheduler.scheduleRecursive { reschedule in
+            if steps.increment() < 1_000_000 { reschedule() }
+        }
+        #expect(scheduler.run(maxSteps: 2_000_000) == .drained(steps: 1_000_000))
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func otherThreadsScheduleAndCancelDuringAnAdvance() {
+        let scheduler = TestScheduler()
+        let ran = Counter()
+        for i in 0..<1_000 { scheduler.schedule(after: .milliseconds(i)) { ran.increment() } }
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            DispatchQueue.concurrentPerform(iterations: 10) { _ in
+                for i in 0..<1_000 {
+                    let handle = scheduler.schedule(after: .milliseconds(i % 7)) {}
+                    if i % 2 == 0 { handle.cancel() }
+                }
+            }
+        }
+        scheduler.advance(by: .seconds(2))
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        #expect(ran.value == 1_000)
+    }
+
+    @Test func theClockNeverGoesBackwards() async {
+        await #expect(processExitsWith: .failure) {
+            let scheduler = TestScheduler(now: .zero + .seconds(10))
+            scheduler.advance(to: .zero + .seconds(1))
+        }
+    }
+
+    @Test func drivingFromInsideAnActionIsAPreconditionFailure() async {
+        await #expect(processExitsWith: .failure) {
+            let scheduler = TestScheduler()
+            scheduler.schedule { scheduler.advance() }
+            scheduler.advance()
+        }
+    }
+}

@@ -1,0 +1,44 @@
+@testable import SchedulerKit
+import Testing
+
+@Suite struct TimerQueueTests {
+    @Test func equalDeadlinesComeOutInSubmissionOrder() {
+        var queue = TimerQueue<Int>()
+        for i in 0..<1_000 { queue.insert(i, at: SchedulerTime(nanoseconds: 5)) }
+        queue.insert(-1, at: SchedulerTime(nanoseconds: 1))
+        var out: [Int] = []
+        while let entry = queue.popDue(at: SchedulerTime(nanoseconds: 5)) { out.append(entry.payload) }
+        #expect(out == [-1] + Array(0..<1_000))
+    }
+
+    @Test func onlyDueEntriesPop() {
+        var queue = TimerQueue<String>()
+        queue.insert("late", at: SchedulerTime(nanoseconds: 100))
+        #expect(queue.popDue(at: SchedulerTime(nanoseconds: 99)) == nil)
+        #expect(queue.earliestDeadline == SchedulerTime(nanoseconds: 100))
+        #expect(queue.popDue(at: SchedulerTime(nanoseconds: 100))?.payload == "late")
+    }
+
+    @Test func purgeDropsDeadEntriesOnceGrown() {
+        var queue = TimerQueue<Int>()
+        for i in 0..<2_000 {
+            queue.insert(i, at: SchedulerTime(nanoseconds: Int64(i)))
+            queue.purgeIfGrown { $0 % 2 == 0 }
+        }
+        #expect(queue.count < 2_000)
+        var previous = -1
+        while let entry = queue.popEarliest() {
+            #expect(entry.payload > previous)
+            previous = entry.payload
+        }
+    }
+
+    @Test func fixedRateGridCoalescesMissedTicksAndNeverDrifts() {
+        let start = SchedulerTime(nanoseconds: 1_000)
+        let ten = Duration.nanoseconds(10)
+        #expect(nextFixedRateTick(start: start, interval: ten, previous: start, now: start).nanoseconds == 1_010)
+        // Ran 35 ns late: the ticks at 1 010, 1 020 and 1 030 coalesce into the next one on the grid.
+        #expect(nextFixedRateTick(start: start, interval: ten, previous: start, now: SchedulerTime(nanoseconds: 1_035)).nanoseconds == 1_040)
+        #expect(nextFixedRateTick(start: start, interval: ten, previous: start, now: SchedulerTime(nanoseconds: 1_040)).nanoseconds == 1_040)
+    }
+}
