@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// RAC's `RACTargetQueueScheduler` in Swift: a private serial queue whose target is any queue (serial even when
 /// the target is concurrent).
@@ -16,7 +15,7 @@ public final class DispatchQueueScheduler: TimedScheduler {
     public let name: String
     /// The private serial queue tasks run on.
     public let queue: DispatchQueue
-    private let timers = Mutex(DelayedWork())
+    private let timers = Locked(DelayedWork())
 
     private struct DelayedWork {
         var queue = TimerQueue<ScheduledWork>()
@@ -41,18 +40,30 @@ public final class DispatchQueueScheduler: TimedScheduler {
     @discardableResult
     public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let task = ScheduledWork(work)
+        enqueue(task)
+        return task
+    }
+
+    private func enqueue(_ task: ScheduledWork) {
         queue.async { [self] in
             _ = Schedulers.performAsCurrent(self) { task.run() }
         }
-        return task
     }
 
     @discardableResult
     public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        if deadline <= now { return schedule(work) }
         let task = ScheduledWork(work)
         timers.withLock { timers in
+            let now = SchedulerTime.monotonicNow()
+            if deadline <= now {
+                // Due already: it is queued now, like `schedule`, but after delayed work that came due before it
+                // and still waits for the timer handler, so equal deadlines stay FIFO when the timer runs late.
+                while let due = timers.queue.popDue(at: now) { enqueue(due.payload) }
+                enqueue(task)
+                return
+            }
             timers.queue.insert(task, at: deadline)
+            timers.queue.purgeIfGrown { $0.isCancelled }
             timers.keepAlive = self
             if deadline < timers.armedAt {
                 timers.armedAt = deadline

@@ -91,7 +91,7 @@ private final class TaskOperation: Operation, @unchecked Sendable {
 /// The task plus whatever stands for it in the queue or the timekeeper, cancelled together.
 private final class OperationHandle: Cancellable {
     let task: ScheduledWork
-    private let links = Mutex<(operation: Operation?, timer: (any Cancellable)?)>((nil, nil))
+    private let links = Locked<(operation: Operation?, timer: (any Cancellable)?)>((nil, nil))
 
     init(_ task: ScheduledWork) { self.task = task }
 

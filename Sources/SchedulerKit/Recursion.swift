@@ -1,4 +1,4 @@
-import Synchronization
+
 
 extension Scheduler {
     /// Runs `body` on this scheduler; each call of `reschedule` schedules one more step.
@@ -27,11 +27,11 @@ final class Recursion: Cancellable {
         var generation: UInt64 = 0
     }
     private let scheduler: any Scheduler
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(scheduler: any Scheduler, body: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void) {
         self.scheduler = scheduler
-        self.state = Mutex(State(body: body))
+        self.state = Locked(State(body: body))
     }
 
     func scheduleStep() {

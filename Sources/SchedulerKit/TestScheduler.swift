@@ -1,4 +1,4 @@
-import Synchronization
+
 
 /// Virtual time for tests (RAC's `RACTestScheduler`, ReactiveSwift's `TestScheduler`): nothing runs until a test
 /// drives it with ``advance(by:)``, ``advance(to:)``, ``step()`` or ``run(maxSteps:)``.
@@ -12,11 +12,11 @@ import Synchronization
 ///   failure.
 public final class TestScheduler: TimedScheduler {
     public let name: String
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Serialises drivers (advance, step, run), never held by schedule or cancel.
     private let driver = ConditionLock()
 
-    private struct State: ~Copyable {
+    private struct State {
         var now: SchedulerTime
         var timers = TimerQueue<VirtualTask>()
     }
@@ -49,7 +49,7 @@ public final class TestScheduler: TimedScheduler {
 
     public init(name: String = "test", now: SchedulerTime = .zero) {
         self.name = name
-        self.state = Mutex(State(now: now))
+        self.state = Locked(State(now: now))
     }
 
     public var traits: SchedulerTraits { [.serial, .timed, .repeating, .fixedRate, .virtualTime, .setsCurrent] }

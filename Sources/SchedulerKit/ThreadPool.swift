@@ -108,13 +108,15 @@ final class ThreadPoolCore: @unchecked Sendable {
 
     // MARK: Submitting (called by ThreadPoolScheduler)
 
-    /// Appends `task` to `scheduler`'s queue; false if the pool is shut down.
-    func enqueue(_ task: ScheduledWork, on scheduler: ThreadPoolScheduler) -> Bool {
+    /// Appends `task` to `scheduler`'s queue; false if the pool is shut down. With `afterDueTimers` (work whose
+    /// deadline has passed), timers that came due earlier are queued first, so equal deadlines stay FIFO.
+    func enqueue(_ task: ScheduledWork, on scheduler: ThreadPoolScheduler, afterDueTimers: Bool = false) -> Bool {
         lock.lock()
         if shutDown {
             lock.unlock()
             return false
         }
+        if afterDueTimers && !timers.isEmpty { moveDueTimers() }
         scheduler.queue.append(task)
         let wake = !scheduler.isScheduled && makeReady(scheduler)
         lock.unlock()

@@ -39,9 +39,11 @@ public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler, @unch
 
     @discardableResult
     public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        if deadline <= now { return schedule(work) }
         let task = ScheduledWork(work)
-        return pool.core.addTimer(.once(self, task), at: deadline) ? task : ScheduledWork.alreadyCancelled()
+        let accepted = deadline <= now
+            ? pool.core.enqueue(task, on: self, afterDueTimers: true)
+            : pool.core.addTimer(.once(self, task), at: deadline)
+        return accepted ? task : ScheduledWork.alreadyCancelled()
     }
 
     @discardableResult

@@ -6,8 +6,8 @@ import Dispatch
 import SchedulerKit
 /// A value shared between a test and the tasks it schedules.
 final class Shared<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
+    private let mutex: Locked<Value>
+    init(_ value: Value) { mutex = Locked(value) }
     var value: Value { mutex.withLock { $0 } }
     func update<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
 }
