@@ -49,7 +49,7 @@ private actor Account {
         #expect(await account.overlaps == 0)
     }
 
-    @Test func isolationHoldsInsideTheSchedulersTasksOnly() async {
+    @Test func isolationHoldsInsideTheSchedulersTasksOnly() {
         let scheduler = DispatchQueueScheduler(name: "isolation")
         let account = Account(on: scheduler)
         let insideTask = Shared<Bool?>(nil)
@@ -87,7 +87,7 @@ private actor Account {
             weakExecutor = account.executor
             _ = await account.deposit(1)
         }
-        #expect(eventually { weakExecutor == nil })
+        #expect(await eventuallyAsync { weakExecutor == nil })
     }
 
     @Test func virtualTimeDrivesActorJobs() async throws {
@@ -99,7 +99,7 @@ private actor Account {
             finished.set()
             return wasCurrent
         }
-        #expect(eventually { scheduler.pendingCount == 1 })
+        #expect(await eventuallyAsync { scheduler.pendingCount == 1 })
         try await Task.sleep(for: .milliseconds(20))
         #expect(!finished.value, "an actor on a TestScheduler runs nothing until the test advances it")
         for _ in 0..<5_000 where !finished.value {
