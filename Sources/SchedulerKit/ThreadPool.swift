@@ -20,8 +20,9 @@ import Synchronization
 // one spinner at a time, `sched_yield` between looks) before it sleeps on the condition variable. `schedule` signals
 // a sleeper only when it makes a scheduler ready and no worker is spinning. A ping-pong between two schedulers thus
 // bounces between a running and a spinning worker and never waits for a futex wake. Correctness does not rest on
-// the spinner: a worker re-checks the ready FIFO under the lock before it sleeps, and a producer that saw no spinner
-// signals, so no ready work is left with every worker asleep.
+// the spinner: a worker re-checks the ready FIFO under the lock before it sleeps, a producer that saw no spinner
+// signals, and a worker that takes a scheduler while others are still ready and nobody spins signals a sleeper, so
+// ready work never waits on a worker whose task blocks (say, on work of another scheduler).
 //
 // Timers: one (deadline, sequence) heap. Workers move due entries into their schedulers' queues at the top of each
 // loop, so timers are not starved by busy schedulers and immediate work is never held behind far-future timers;
@@ -116,9 +117,9 @@ final class ThreadPoolCore: @unchecked Sendable {
             lock.unlock()
             return false
         }
-        if afterDueTimers && !timers.isEmpty { moveDueTimers() }
+        var wake = afterDueTimers && !timers.isEmpty && moveDueTimers()
         scheduler.queue.append(task)
-        let wake = !scheduler.isScheduled && makeReady(scheduler)
+        if !scheduler.isScheduled { wake = makeReady(scheduler) || wake }
         lock.unlock()
         if wake { lock.signal() }
         return true
@@ -168,9 +169,12 @@ final class ThreadPoolCore: @unchecked Sendable {
             if let scheduler = ready.popFirst() {
                 readyHint.subtract(1, ordering: .relaxed)
                 justSpun = false
-                for _ in 0..<min(Self.batchLimit, scheduler.queue.count) {
-                    batch.append(scheduler.queue.removeFirst())
-                }
+                // More ready work and nobody spinning for it: pass the wake-up on, so that work never waits on a
+                // worker whose task blocks (e.g. on work of another scheduler).
+                if !ready.isEmpty && sleeping > 0 && spinning.load(ordering: .relaxed) == 0 { lock.signal() }
+                let count = min(Self.batchLimit, scheduler.queue.count)
+                batch.append(contentsOf: scheduler.queue.prefix(count))
+                scheduler.queue.removeFirst(count)
                 lock.unlock()
                 Schedulers.performAsCurrent(scheduler) {
                     for task in batch { task.run() }
@@ -223,20 +227,20 @@ final class ThreadPoolCore: @unchecked Sendable {
         }
     }
 
-    /// Lock held. Moves every due timer into its scheduler's queue, in (deadline, sequence) order.
-    private func moveDueTimers() {
+    /// Lock held. Moves every due timer into its scheduler's queue, in (deadline, sequence) order. Returns whether
+    /// a sleeper should be signalled (a worker calling this pops next, and passes wake-ups on itself).
+    @discardableResult
+    private func moveDueTimers() -> Bool {
         let now = SchedulerTime.monotonicNow()
-        var woke = false
+        var wake = false
         while let entry = timers.popDue(at: now) {
             let (scheduler, task) = entry.payload.task(due: entry.deadline, core: self)
             guard let task else { continue }
             scheduler.queue.append(task)
-            if !scheduler.isScheduled, makeReady(scheduler), !woke, ready.count > 1 {
-                woke = true
-                lock.signal()
-            }
+            if !scheduler.isScheduled { wake = makeReady(scheduler) || wake }
         }
         earliestTimer.store(timers.earliestDeadline?.nanoseconds ?? .max, ordering: .relaxed)
+        return wake
     }
 
     /// After a repeating tick ran: arm the next tick on the fixed-rate grid.

@@ -170,3 +170,27 @@ import Testing
         await #expect(processExitsWith: .failure) { _ = ThreadPool(threadCount: 0) }
     }
 }
+
+@Suite struct ThreadPoolHandOffTests {
+    /// A task that blocks until another scheduler's task has run must not starve it while a worker sleeps.
+    @Test func aBlockedTaskDoesNotStrandReadyWorkOfAnotherScheduler() {
+        for round in 0..<200 {
+            let pool = ThreadPool(threadCount: 2, name: "hand-off")
+            let a = pool.makeScheduler(name: "a")
+            let b = pool.makeScheduler(name: "b")
+            // Right after a task, its worker spins for more work while the other sleeps: the risky moment.
+            #expect(drain(pool.makeScheduler(name: "warm-up")))
+            let bRan = DispatchSemaphore(value: 0)
+            let aDone = DispatchSemaphore(value: 0)
+            a.schedule {
+                bRan.wait()
+                aDone.signal()
+            }
+            b.schedule { bRan.signal() }
+            let finished = aDone.wait(timeout: .now() + 10) == .success
+            #expect(finished, "round \(round): b's task never ran while a's task waited for it")
+            guard finished else { bRan.signal(); break }
+            pool.shutdown()
+        }
+    }
+}
