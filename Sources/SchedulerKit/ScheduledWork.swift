@@ -22,10 +22,14 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         self.work = nil
     }
 
-    /// A handle whose work already ran (immediate and inline schedulers return it).
-    public static func finished() -> ScheduledWork { ScheduledWork(state: .finished) }
-    /// A handle that is already cancelled (a shut-down pool returns it).
-    public static func alreadyCancelled() -> ScheduledWork { ScheduledWork(state: .cancelled) }
+    /// A handle whose work already ran (immediate and inline schedulers return it). Shared: its state never changes,
+    /// so returning it costs no allocation.
+    public static func finished() -> ScheduledWork { finishedHandle }
+    /// A handle that is already cancelled (a shut-down pool returns it). Shared, like ``finished()``.
+    public static func alreadyCancelled() -> ScheduledWork { cancelledHandle }
+
+    private static let finishedHandle = ScheduledWork(state: .finished)
+    private static let cancelledHandle = ScheduledWork(state: .cancelled)
 
     @discardableResult
     public func cancel() -> Bool {
