@@ -194,3 +194,37 @@ import Testing
         }
     }
 }
+
+@Suite struct TaskQueueTests {
+    /// Many producers race one consumer that keeps giving ownership back: every task runs exactly once, in order per
+    /// producer, and never two at a time.
+    @Test func producersRacingOwnershipHandOffLoseNothing() {
+        let pool = ThreadPool(threadCount: 2, name: "hand-off-race")
+        defer { pool.shutdown() }
+        let scheduler = pool.makeScheduler(name: "contended")
+        let producers = 6
+        let perProducer = 20_000
+        let last = Shared<[Int]>(Array(repeating: -1, count: producers))
+        let disorder = Counter()
+        let inside = Counter()
+        let overlaps = Counter()
+        let ran = Counter()
+        DispatchQueue.concurrentPerform(iterations: producers) { producer in
+            for i in 0..<perProducer {
+                scheduler.schedule {
+                    if inside.increment() != 1 { overlaps.increment() }
+                    last.update { last in
+                        if last[producer] != i - 1 { disorder.increment() }
+                        last[producer] = i
+                    }
+                    ran.increment()
+                    inside.decrement()
+                }
+                if i % 1_000 == 0 { pause(milliseconds: 0) }  // let the worker drain the queue dry and hand it back often
+            }
+        }
+        #expect(eventually { ran.value == producers * perProducer })
+        #expect(overlaps.value == 0)
+        #expect(disorder.value == 0)
+    }
+}
