@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
+#include <stdlib.h>
 #include "CJemalloc.h"
 
 cjemalloc_mallctl_fn cjemalloc_find_mallctl(void) {
@@ -52,4 +53,13 @@ const char *cjemalloc_version(void) {
 
 void cjemalloc_system_trim(void) {
     malloc_trim(0);
+}
+
+uint64_t cjemalloc_counted_bytes_of_malloc(size_t size) {
+    uint64_t before = 0, after = 0;
+    if (cjemalloc_read_u64("thread.allocated", &before) != 0) return 0;
+    void *volatile block = malloc(size);  /* volatile: the pair must not be optimised away */
+    cjemalloc_read_u64("thread.allocated", &after);
+    free(block);
+    return after - before;
 }

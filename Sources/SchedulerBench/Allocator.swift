@@ -33,13 +33,10 @@ public enum Jemalloc {
     /// Proof that malloc really is jemalloc: a 64 KiB allocation must move this thread's `thread.allocated` counter
     /// by at least that much. Returns a one-line description, or nil when jemalloc is not live.
     public static func liveProof() -> String? {
-        guard isLive, let before = readU64("thread.allocated") else { return nil }
-        let block = malloc(65_536)
-        let after = readU64("thread.allocated") ?? before
-        free(block)
+        guard isLive else { return nil }
+        let moved = cjemalloc_counted_bytes_of_malloc(65_536)
         var statsEnabled = false
         _ = cjemalloc_read_bool("config.stats", &statsEnabled)
-        let moved = after &- before
         guard moved >= 65_536 else { return nil }
         return "jemalloc \(version ?? "?") is live: a 64 KiB malloc moved thread.allocated by \(moved) B; config.stats=\(statsEnabled)"
     }

@@ -1,11 +1,12 @@
 import Dispatch
+import Foundation
 import SchedulerKit
 
 extension Workload {
     static let latencyMetrics = MetricSpec.latencyPercentiles.map(\.0)
 
     /// W5: schedule-to-start latency of one probe at a time, on an idle backend (`load=0`) or while one busy lane per
-    /// core keeps re-enqueueing 2 µs tasks on the same backend instance (`load=1`, saturated).
+    /// core runs back-to-back 20 µs tasks on the same backend instance (`load=1`, saturated).
     static let startLatency = Workload(
         id: "W5", name: "start-latency", summary: "schedule-to-start latency, light and saturated",
         requires: [.serial, .asynchronous], metrics: latencyMetrics,
@@ -60,23 +61,31 @@ extension Workload {
     }
 }
 
-/// Busy lanes for W5's saturated case: each keeps one 2 µs task queued at all times until stopped.
+/// Busy lanes for W5's saturated case: one per core, each fed by its own thread that keeps one 20 µs task in flight
+/// (submit, wait for it to finish, submit again). A lane that re-enqueued itself from inside its own task would
+/// never be empty, and Dispatch's serial queues then starve every other queue on a 2-core machine; feeding from
+/// outside leaves the lane empty for a moment between tasks, as real load does.
 private final class Load: Sendable {
     private let flag = StopFlag()
     private let stopped: Countdown
-    private let lanes: [any Lane]
 
     init(_ lanes: [any Lane]) {
-        self.lanes = lanes
         stopped = Countdown(lanes.count)
-        for lane in lanes { spin(on: lane) }
+        for lane in lanes {
+            Thread { [self] in feed(lane) }.start()
+        }
     }
 
-    private func spin(on lane: any Lane) {
-        lane.submit { [self] in
-            Clock.spin(nanoseconds: 2_000)
-            if flag.isStopped { stopped.tick() } else { spin(on: lane) }
+    private func feed(_ lane: any Lane) {
+        let finished = DispatchSemaphore(value: 0)
+        while !flag.isStopped {
+            lane.submit {
+                Clock.spin(nanoseconds: 20_000)
+                finished.signal()
+            }
+            finished.wait()
         }
+        stopped.tick()
     }
 
     func stop() {

@@ -17,6 +17,8 @@ int cjemalloc_advance_epoch(void);
 int cjemalloc_poke(const char *name);
 /// jemalloc's version string, or NULL.
 const char *cjemalloc_version(void);
+/// How far one malloc of `size` bytes moves this thread's thread.allocated counter (0 without jemalloc).
+uint64_t cjemalloc_counted_bytes_of_malloc(size_t size);
 /// glibc's malloc_trim(0): gives freed memory back to the system (used when jemalloc is not loaded).
 void cjemalloc_system_trim(void);
 #endif
