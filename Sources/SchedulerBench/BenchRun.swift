@@ -97,6 +97,7 @@ public enum BenchRun {
             var environment = ProcessInfo.processInfo.environment
             environment[Relaunch.marker] = nil
             child.environment = environment
+            child.standardOutput = FileHandle.nullDevice  // the parent prints the merged table
             log("allocator pass: \(allocator.rawValue)")
             try child.run()
             child.waitUntilExit()
