@@ -106,6 +106,10 @@ extension Backend {
                 wraps: nil, isReference: true, capabilities: [.serial, .asynchronous, .realTimers]) {
             LaneGroup { DispatchLane(label: $0) }
         },
+        Backend(name: "raw-dispatch-global", summary: "reference: DispatchQueue(label:target: .global()).async, the queue DispatchQueueScheduler wraps",
+                wraps: nil, isReference: true, capabilities: [.serial, .asynchronous, .realTimers]) {
+            LaneGroup { DispatchLane(label: $0, target: .global()) }
+        },
         Backend(name: rawOperationQueueName, summary: "reference: OperationQueue, maxConcurrentOperationCount = 1, addOperation",
                 wraps: nil, isReference: true, capabilities: [.serial, .asynchronous]) {
             LaneGroup { OperationQueueLane(label: $0) }

@@ -35,24 +35,25 @@ public struct BenchError: Error, CustomStringConvertible {
 /// `bench run`: resolves names, runs under the right allocator, writes the run folder.
 public enum BenchRun {
     public static func backends(_ names: [String]) throws -> [Backend] {
-        let split = names.flatMap { $0.split(separator: ",").map(String.init) }
-        guard !split.isEmpty else { return Backend.all }
-        return try split.map { name in
-            guard let backend = Backend.named(name) else {
-                throw BenchError("unknown backend '\(name)'; choose from \(Backend.all.map(\.name).joined(separator: ", ")) (see bench list)")
-            }
-            return backend
+        try select(names, all: Backend.all, find: Backend.named) { name in
+            "unknown backend '\(name)'; choose from \(Backend.all.map(\.name).joined(separator: ", ")) (see bench list)"
         }
     }
 
     public static func workloads(_ names: [String]) throws -> [Workload] {
+        try select(names, all: Workload.all, find: Workload.named) { name in
+            "unknown workload '\(name)'; choose from W1…W10 or \(Workload.all.map(\.name).joined(separator: ", ")) (see bench list)"
+        }
+    }
+
+    /// Names given as repeated or comma-separated options; none means all.
+    static func select<Item>(_ names: [String], all: [Item], find: (String) -> Item?,
+                             unknown: (String) -> String) throws -> [Item] {
         let split = names.flatMap { $0.split(separator: ",").map(String.init) }
-        guard !split.isEmpty else { return Workload.all }
+        guard !split.isEmpty else { return all }
         return try split.map { name in
-            guard let workload = Workload.named(name) else {
-                throw BenchError("unknown workload '\(name)'; choose from W1…W10 or \(Workload.all.map(\.name).joined(separator: ", ")) (see bench list)")
-            }
-            return workload
+            guard let item = find(name) else { throw BenchError(unknown(name)) }
+            return item
         }
     }
 

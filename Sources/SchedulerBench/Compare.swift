@@ -30,10 +30,17 @@ public struct Comparison: Sendable {
         onlyAfter = after.map(\.key).filter { !beforeKeys.contains($0) }
     }
 
+    /// Relative difference under which two single-round (exact) values count as the same.
+    static let exactTolerance = 0.01
+
     static func line(_ before: SummaryRow, _ after: SummaryRow) -> Line {
         let ratio = before.summary.median == 0 ? (after.summary.median == 0 ? 1 : .infinity) : after.summary.median / before.summary.median
         let verdict: Verdict
-        if before.summary.isTooNoisy || after.summary.isTooNoisy {
+        if before.summary.count == 1 && after.summary.count == 1 {
+            // Single-round cells are W9's exact counts: any difference beyond rounding is real.
+            let same = abs(ratio - 1) < Self.exactTolerance
+            verdict = same ? .withinNoise : ((ratio < 1) == before.lowerIsBetter ? .better : .worse)
+        } else if before.summary.isTooNoisy || after.summary.isTooNoisy {
             verdict = .tooNoisy
         } else if after.summary.intervalHigh < before.summary.intervalLow {
             verdict = before.lowerIsBetter ? .better : .worse
@@ -63,7 +70,8 @@ public struct Comparison: Sendable {
         var text = table.render()
         text += "\n\(lines.count) cells compared: \(count(.better)) better, \(count(.worse)) worse beyond the noise, "
         text += "\(count(.withinNoise)) within noise, \(count(.tooNoisy)) too noisy to trust (interval wider than "
-        text += "\(Int(Statistics.trustedSpread * 100)) % of the median, or under \(Statistics.minimumRounds) rounds)."
+        text += "\(Int(Statistics.trustedSpread * 100)) % of the median, or under \(Statistics.minimumRounds) rounds). "
+        text += "Single-round cells (W9's exact counts) are compared exactly."
         if !onlyBefore.isEmpty || !onlyAfter.isEmpty {
             text += "\nOnly in A: \(onlyBefore.count) cells; only in B: \(onlyAfter.count) cells (not compared)."
         }

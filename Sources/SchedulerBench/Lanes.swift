@@ -36,10 +36,11 @@ final class SchedulerLane: Lane {
 }
 
 /// Raw `DispatchQueue.async` on a private serial queue: the primitive `DispatchQueueScheduler` and `ThreadPool` are
-/// compared to.
+/// compared to. With `target`, the queue targets that queue, as `DispatchQueueScheduler`'s private queue does;
+/// without, it targets Dispatch's default (overcommitting) root queue.
 final class DispatchLane: Lane {
     let queue: DispatchQueue
-    init(label: String) { queue = DispatchQueue(label: label) }
+    init(label: String, target: DispatchQueue? = nil) { queue = DispatchQueue(label: label, target: target) }
     var scheduler: (any Scheduler)? { nil }
     func submit(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
     func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {

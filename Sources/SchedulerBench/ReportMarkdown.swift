@@ -80,7 +80,9 @@ extension Report {
         let w4 = schedulers.compactMap { name in median(name, "W4", "ns_per_round_trip").map { (name, $0) } }.sorted { $0.1 < $1.1 }
         if let best = w4.first, let raw = median(Backend.rawDispatchName, "W4", "ns_per_round_trip") {
             lines.append("Hops (W4): the cheapest round trip between two schedulers is `\(best.0)` at \(Format.short(best.1 / 1000)) µs "
-                + "(raw Dispatch \(Format.short(raw / 1000)) µs). For pipelines that hop on every value (W10), pick by this figure, not by W1.")
+                + "(raw Dispatch \(Format.short(raw / 1000)) µs on a plain serial queue"
+                + (median("raw-dispatch-global", "W4", "ns_per_round_trip").map { ", \(Format.short($0 / 1000)) µs on serial queues targeting `.global()`" } ?? "")
+                + "). For pipelines that hop on every value (W10), pick by this figure, not by W1.")
         }
         if let idle = median("threadpool", "W5", "p99", "load=0"), let busy = median("threadpool", "W5", "p99", "load=1"),
            let dispatchIdle = median("dispatch", "W5", "p99", "load=0"), let dispatchBusy = median("dispatch", "W5", "p99", "load=1") {

@@ -85,8 +85,10 @@ public struct RunMetadata: Sendable, Equatable {
         let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
             .map { $0.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } ?? "Linux"
-        let kernel = ProcessInfo.processInfo.operatingSystemVersionString
-        return "\(release); \(kernel)"
+        var names = utsname()
+        uname(&names)
+        let kernel = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return "\(release); Linux \(kernel)"
     }
 
     /// Runs a tool and returns its trimmed standard output, or nil if it failed.

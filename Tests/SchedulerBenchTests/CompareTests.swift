@@ -49,6 +49,14 @@ import Testing
         #expect(comparison.render().contains("too noisy to trust"))
     }
 
+    @Test func singleRoundCountsAreComparedExactly() {
+        let before = Fixtures.row(backend: "dispatch", median: 4, low: 4, high: 4, count: 1, metric: "allocs_per_task")
+        let same = Fixtures.row(backend: "dispatch", median: 4, low: 4, high: 4, count: 1, metric: "allocs_per_task")
+        let fewer = Fixtures.row(backend: "dispatch", median: 3, low: 3, high: 3, count: 1, metric: "allocs_per_task")
+        #expect(Comparison(before: [before], after: [same]).lines[0].verdict == .withinNoise)
+        #expect(Comparison(before: [before], after: [fewer]).lines[0].verdict == .better)
+    }
+
     @Test func cellsInOneFileOnlyAreListedNotCompared() throws {
         let before = try file([Fixtures.row(backend: "dispatch", median: 1, low: 1, high: 1)])
         let after = try file([Fixtures.row(backend: "threadpool", median: 1, low: 1, high: 1)])
