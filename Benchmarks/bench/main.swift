@@ -25,7 +25,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Workloads to run, by id (W4) or name (ping-pong); default: all.")
     var workload: [String] = []
 
-    @Option(name: .long, help: "Measured rounds per backend (default: 7, or 3 with --quick).")
+    @Option(name: .long, help: "Measured rounds per backend (default: 9, or 3 with --quick).")
     var rounds: Int?
 
     @Flag(name: .long, help: "Small sizes and 3 rounds: under a minute (CI). Writes under Results/quick/ (git-ignored).")

@@ -7,7 +7,7 @@ public enum Scale: String, Sendable, CaseIterable {
     /// Measured rounds per (workload, parameters, backend), after one warm-up round.
     public var rounds: Int {
         switch self {
-        case .full: 7
+        case .full: 9
         case .quick: 3
         case .smoke: 1
         }
