@@ -52,7 +52,8 @@ struct RunCommand: ParsableCommand {
         let started = Date()
         let log: (String) -> Void = { Console.error("bench: \($0)") }
         let (folder, results) = choice == .both
-            ? try BenchRun.performBoth(request, arguments: Array(CommandLine.arguments.dropFirst()), log: log)
+            ? try BenchRun.performBoth(request, arguments: Array(CommandLine.arguments.dropFirst()),
+                                         commandLine: Console.commandLine, log: log)
             : try BenchRun.perform(request, commandLine: Console.commandLine, progress: Console.progress, log: log)
         Console.endProgress()
         print(SummaryTable.render(results.summary))

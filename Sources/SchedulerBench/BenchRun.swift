@@ -72,7 +72,8 @@ public enum BenchRun {
         } else {
             log("system allocator (glibc malloc): jemalloc is not loaded; allocation counts are not available")
         }
-        var metadata = RunMetadata.collect(command: commandLine, clockOverhead: BenchClock.overhead)
+        let command = ProcessInfo.processInfo.environment[parentCommandVariable] ?? commandLine
+        var metadata = RunMetadata.collect(command: command, clockOverhead: BenchClock.overhead)
         if let runID = request.runID { metadata.runID = runID }
         log("run \(metadata.runID) on \(metadata.host) (\(metadata.cpuModel), \(metadata.cores) cores, load \(metadata.loadAverage)); clock read costs \(Format.short(metadata.clockOverheadNanoseconds)) ns")
         let folder = URL(fileURLWithPath: request.resultsRoot).appendingPathComponent(metadata.runID)
@@ -86,7 +87,8 @@ public enum BenchRun {
 
     /// `--allocator both`: runs this executable once per allocator (each re-executes itself as needed) with a shared
     /// run id, then merges their CSVs into one run folder.
-    public static func performBoth(_ request: RunRequest, arguments: [String], log: (String) -> Void) throws -> (URL, RunResults) {
+    public static func performBoth(_ request: RunRequest, arguments: [String], commandLine: String,
+                                   log: (String) -> Void) throws -> (URL, RunResults) {
         let runID = request.runID ?? RunMetadata.collect(command: "", clockOverhead: 0).runID
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(runID)-\(getpid())")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -97,6 +99,7 @@ public enum BenchRun {
             child.arguments = replacing(arguments, allocator: allocator, output: scratch.path, runID: runID)
             var environment = ProcessInfo.processInfo.environment
             environment[Relaunch.marker] = nil
+            environment[parentCommandVariable] = commandLine
             child.environment = environment
             child.standardOutput = FileHandle.nullDevice  // the parent prints the merged table
             log("allocator pass: \(allocator.rawValue)")
@@ -118,6 +121,9 @@ public enum BenchRun {
         let rows = try SummaryRow.read(folder.appendingPathComponent("summary.csv").path)
         return (folder, RunResults(summary: rows, samples: []))
     }
+
+    /// Carries the command a person typed into the child processes of `--allocator both`, for the metadata.
+    static let parentCommandVariable = "SCHEDULER_BENCH_COMMAND"
 
     /// The child's arguments: the parent's, with the allocator, output folder and run id replaced.
     static func replacing(_ arguments: [String], allocator: AllocatorChoice, output: String, runID: String) -> [String] {

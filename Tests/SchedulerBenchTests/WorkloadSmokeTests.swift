@@ -52,6 +52,13 @@ import Testing
         #expect(observations.count == 3 && observations.allSatisfy { $0.values.count == 2 })
     }
 
+    @Test func allocatorChildrenGetTheParentsArgumentsWithTheirOwnAllocator() {
+        let child = BenchRun.replacing(["--quick", "--allocator", "both", "--output=x", "--workload", "W1"],
+                                       allocator: .system, output: "/tmp/o", runID: "r1")
+        #expect(child == ["run", "--quick", "--workload", "W1", "--allocator", "system", "--output", "/tmp/o", "--run-id", "r1"])
+        #expect(BenchRun.replacing(["run", "--allocator=both"], allocator: .jemalloc, output: "o", runID: "r").prefix(2) == ["run", "--allocator"])
+    }
+
     @Test func unknownNamesAreRejectedWithTheChoices() {
         #expect { try BenchRun.backends(["nope"]) } throws: { "\($0)".contains("unknown backend 'nope'") }
         #expect { try BenchRun.workloads(["W11"]) } throws: { "\($0)".contains("unknown workload 'W11'") }
