@@ -8,12 +8,15 @@ public enum Relaunch {
     public enum Failure: Error, CustomStringConvertible {
         case jemallocMissing
         case jemallocNotLive
+        case jemallocUnloadable(String)
         case execFailed(String)
 
         public var description: String {
             switch self {
             case .jemallocMissing:
                 "jemalloc is not installed: run scripts/setup.sh (or apt-get install -y libjemalloc-dev), or pass --allocator system"
+            case .jemallocUnloadable(let why):
+                "jemalloc cannot be loaded (\(why)): reinstall it with scripts/setup.sh, or pass --allocator system"
             case .jemallocNotLive:
                 "jemalloc was preloaded but is not live in this process: check LD_PRELOAD, or pass --allocator system"
             case .execFailed(let why):
@@ -33,6 +36,9 @@ public enum Relaunch {
             if Jemalloc.isLive { return }
             if relaunched { throw Failure.jemallocNotLive }
             guard let library = Jemalloc.installedLibrary else { throw Failure.jemallocMissing }
+            // A file that is not a shared object would only get the loader's warning and no jemalloc; say so in one
+            // line instead. (Loading it here with dlopen is no test: jemalloc's TLS model refuses late loading.)
+            guard isSharedObject(library) else { throw Failure.jemallocUnloadable("\(library) is not an ELF shared object") }
             let preload = [environment["LD_PRELOAD"], library].compactMap { $0 }.filter { !$0.isEmpty }
             try reexecute(setting: ["LD_PRELOAD": preload.joined(separator: ":")], removing: [])
         case .system:
@@ -40,6 +46,12 @@ public enum Relaunch {
             if relaunched { throw Failure.execFailed("jemalloc is still loaded without LD_PRELOAD") }
             try reexecute(setting: [:], removing: ["LD_PRELOAD"])
         }
+    }
+
+    static func isSharedObject(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 4)) == Data([0x7F, 0x45, 0x4C, 0x46])
     }
 
     private static func reexecute(setting: [String: String], removing: [String]) throws -> Never {
