@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import SchedulerBench
+
+/// Output of the executable: errors as one line, a progress line on stderr, the command line for the metadata.
+enum Console {
+    /// Parses and runs, turning every failure into one line on stderr and a non-zero exit (help stays as it is).
+    static func main(_ command: any ParsableCommand.Type) {
+        do {
+            var parsed = try command.parseAsRoot()
+            try parsed.run()
+        } catch let error as BenchError {
+            fail(error.description)
+        } catch let error as Relaunch.Failure {
+            fail(error.description)
+        } catch let error as CSV.ParseError {
+            fail("\(error.description); pass a summary.csv written by bench")
+        } catch {
+            if command.exitCode(for: error) == .success || error is CleanExit {
+                command.exit(withError: error)
+            }
+            let message = command.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            fail("\(message) (see bench --help)")
+        }
+    }
+
+    static func fail(_ message: String) -> Never {
+        endProgress()
+        error("bench: error: \(message)")
+        exit(1)
+    }
+
+    static func error(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static var commandLine: String {
+        (["bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+    }
+
+    private static let isTerminal = isatty(STDERR_FILENO) != 0
+    private static let started = Date()
+    // nonisolated(unsafe): only the main thread prints progress (the runner calls back on the thread that runs it).
+    nonisolated(unsafe) private static var lastLine = ""
+
+    /// The progress line: rewritten in place on a terminal; one line per workload configuration in a log.
+    static func progress(_ done: Int, _ total: Int, _ what: String) {
+        let elapsed = Int(Date().timeIntervalSince(started))
+        let line = String(format: "[%3d%%] %@  (%dm%02ds)", total == 0 ? 100 : done * 100 / total, what, elapsed / 60, elapsed % 60)
+        if isTerminal {
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            lastLine = line
+        } else {
+            let configuration = what.components(separatedBy: " · ").first ?? what
+            if configuration != lastLine {
+                lastLine = configuration
+                error(line)
+            }
+        }
+    }
+
+    static func endProgress() {
+        if isTerminal && !lastLine.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
+        lastLine = ""
+    }
+}

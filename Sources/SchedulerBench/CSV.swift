@@ -1,0 +1,116 @@
+import Foundation
+
+/// RFC 4180 CSV: fields with a comma, quote, CR or LF are quoted, quotes doubled, records end in CRLF.
+public enum CSV {
+    public struct ParseError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func encode(_ rows: [[String]]) -> String {
+        rows.map { $0.map(quote).joined(separator: ",") + "\r\n" }.joined()
+    }
+
+    static func quote(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
+            return field
+        }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Parses CSV text (CRLF or LF line ends) into records of fields.
+    public static func decode(_ text: String) throws -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var inQuotes = false
+        var fieldWasQuoted = false
+        var characters = text.unicodeScalars.makeIterator()
+        var pending = characters.next()
+        var line = 1
+        func endField() { row.append(field); field = ""; fieldWasQuoted = false }
+        func endRow() { endField(); rows.append(row); row = [] }
+        while let scalar = pending {
+            pending = characters.next()
+            if inQuotes {
+                if scalar == "\"" {
+                    if pending == "\"" { field.unicodeScalars.append("\""); pending = characters.next() } else { inQuotes = false }
+                } else {
+                    if scalar == "\n" { line += 1 }
+                    field.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"":
+                guard field.isEmpty, !fieldWasQuoted else {
+                    throw ParseError(description: "line \(line): a quote inside an unquoted field")
+                }
+                inQuotes = true
+                fieldWasQuoted = true
+            case ",":
+                endField()
+            case "\r":
+                if pending == "\n" { pending = characters.next() }
+                endRow(); line += 1
+            case "\n":
+                endRow(); line += 1
+            default:
+                guard !fieldWasQuoted else { throw ParseError(description: "line \(line): text after a closing quote") }
+                field.unicodeScalars.append(scalar)
+            }
+        }
+        if inQuotes { throw ParseError(description: "line \(line): a quoted field is never closed") }
+        if !field.isEmpty || !row.isEmpty || fieldWasQuoted { endRow() }
+        return rows
+    }
+
+    /// Writes `text` to `url` through a temporary file in the same folder and a rename, so that readers see the
+    /// old file or the whole new one, never half of it.
+    public static func writeAtomically(_ text: String, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        do {
+            try Data(text.utf8).write(to: temporary)
+            if rename(temporary.path, url.path) != 0 {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+}
+
+/// A CSV file read into named columns.
+public struct CSVTable: Sendable {
+    public let header: [String]
+    public let records: [[String: String]]
+
+    public init(header: [String], records: [[String: String]]) {
+        self.header = header
+        self.records = records
+    }
+
+    /// Reads `path`; every record must have as many fields as the header and the header must hold `required`.
+    public init(contentsOf path: String, required: [String]) throws {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw CSV.ParseError(description: "\(path): cannot be read (does it exist?)")
+        }
+        let rows: [[String]]
+        do { rows = try CSV.decode(text) } catch { throw CSV.ParseError(description: "\(path): \(error)") }
+        guard let header = rows.first else { throw CSV.ParseError(description: "\(path): empty file, expected a header") }
+        let missing = required.filter { !header.contains($0) }
+        guard missing.isEmpty else {
+            throw CSV.ParseError(description: "\(path): not a bench CSV (missing column \(missing.joined(separator: ", ")))")
+        }
+        var records: [[String: String]] = []
+        for (index, row) in rows.dropFirst().enumerated() {
+            guard row.count == header.count else {
+                throw CSV.ParseError(description: "\(path): record \(index + 2) has \(row.count) fields, the header has \(header.count)")
+            }
+            records.append(Dictionary(uniqueKeysWithValues: zip(header, row)))
+        }
+        self.header = header
+        self.records = records
+    }
+}

@@ -1,0 +1,95 @@
+import Dispatch
+import Foundation
+import SchedulerKit
+
+/// One place work can be sent: a scheduler, or a raw primitive measured beside the schedulers.
+/// Workloads talk to lanes only, so a reference row runs exactly the same code as the scheduler it is compared to.
+public protocol Lane: AnyObject, Sendable {
+    func submit(_ work: @escaping @Sendable () -> Void)
+    /// Work at a monotonic deadline; only called on lanes whose backend has the `timed` capability.
+    func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void)
+    /// Runs whatever is queued when nothing else will (virtual time); a no-op for real schedulers.
+    func drain()
+    /// The scheduler behind the lane; nil for a raw primitive.
+    var scheduler: (any Scheduler)? { get }
+}
+
+final class SchedulerLane: Lane {
+    let scheduler: (any Scheduler)?
+    private let wrapped: any Scheduler
+
+    init(_ scheduler: any Scheduler) {
+        self.scheduler = scheduler
+        self.wrapped = scheduler
+    }
+
+    func submit(_ work: @escaping @Sendable () -> Void) { wrapped.schedule(work) }
+
+    func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
+        guard let timed = wrapped as? any TimedScheduler else { preconditionFailure("\(wrapped.name) is not timed") }
+        timed.schedule(at: deadline, work)
+    }
+
+    func drain() {
+        if let virtual = wrapped as? TestScheduler { virtual.run(maxSteps: .max) }
+    }
+}
+
+/// Raw `DispatchQueue.async` on a private serial queue: the primitive `DispatchQueueScheduler` and `ThreadPool` are
+/// compared to. With `target`, the queue targets that queue, as `DispatchQueueScheduler`'s private queue does;
+/// without, it targets Dispatch's default (overcommitting) root queue.
+final class DispatchLane: Lane {
+    let queue: DispatchQueue
+    init(label: String, target: DispatchQueue? = nil) { queue = DispatchQueue(label: label, target: target) }
+    var scheduler: (any Scheduler)? { nil }
+    func submit(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+    func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: UInt64(deadline.nanoseconds)), execute: work)
+    }
+    func drain() {}
+}
+
+/// Raw `OperationQueue` with `maxConcurrentOperationCount = 1`: the primitive `OperationQueueScheduler` wraps.
+final class OperationQueueLane: Lane {
+    let queue: OperationQueue
+    init(label: String) {
+        queue = OperationQueue()
+        queue.name = label
+        queue.maxConcurrentOperationCount = 1
+    }
+    var scheduler: (any Scheduler)? { nil }
+    func submit(_ work: @escaping @Sendable () -> Void) { queue.addOperation(work) }
+    func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
+        preconditionFailure("a raw OperationQueue has no timers")
+    }
+    func drain() {}
+}
+
+/// A direct call: the floor every inline scheduler is compared to.
+final class DirectLane: Lane {
+    var scheduler: (any Scheduler)? { nil }
+    func submit(_ work: @escaping @Sendable () -> Void) { work() }
+    func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
+        preconditionFailure("a direct call has no timers")
+    }
+    func drain() {}
+}
+
+/// The lanes of one workload round, made from one backend instance (one pool, one set of queues), closed at the end.
+public final class LaneGroup: Sendable {
+    private let make: @Sendable (String) -> any Lane
+    private let close: @Sendable () -> Void
+
+    init(make: @escaping @Sendable (String) -> any Lane, close: @escaping @Sendable () -> Void = {}) {
+        self.make = make
+        self.close = close
+    }
+
+    public func lane(_ name: String) -> any Lane { make(name) }
+
+    /// `count` lanes named `prefix-0`, `prefix-1`, …
+    public func lanes(_ count: Int, prefix: String) -> [any Lane] { (0..<count).map { lane("\(prefix)-\($0)") } }
+
+    /// Releases the instance (shuts a pool down). Call once, after the round's work has finished.
+    public func shutdown() { close() }
+}

@@ -1,0 +1,141 @@
+import Dispatch
+import Foundation
+import SchedulerKit
+import Synchronization
+
+/// Counts finished tasks down to zero and wakes the waiter once, when the last one finishes.
+final class Countdown: Sendable {
+    private let remaining: Atomic<Int>
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ count: Int) {
+        precondition(count > 0, "Countdown: count must be > 0, got \(count)")
+        remaining = Atomic(count)
+    }
+
+    func tick() {
+        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { finished.signal() }
+    }
+
+    func wait() { finished.wait() }
+}
+
+/// One slot per task; each slot is written by exactly one task and read only after every task has finished.
+// @unchecked Sendable: slots are disjoint per writer, and the reader waits on a Countdown (a semaphore, so
+// happens-before) before it reads; the buffer is freed by its owner after that.
+final class SampleSlots: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<UInt64>
+
+    init(count: Int) {
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: 0)
+    }
+
+    deinit { storage.deallocate() }
+
+    func set(_ index: Int, _ value: UInt64) { storage[index] = value }
+    var values: [UInt64] { Array(storage) }
+}
+
+/// A flag that load generators poll to know when to stop.
+final class StopFlag: Sendable {
+    private let stopped = Atomic<Bool>(false)
+    func stop() { stopped.store(true, ordering: .releasing) }
+    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+}
+
+/// A gate that holds a serial lane: the first task blocks until ``open()``, so that work queued behind it waits.
+final class LaneGate: Sendable {
+    private let started = DispatchSemaphore(value: 0)
+    private let release = DispatchSemaphore(value: 0)
+
+    /// Submits the blocking task and returns once it runs, so the lane's worker is known to be held.
+    func close(_ lane: any Lane) {
+        lane.submit { [self] in
+            started.signal()
+            release.wait()
+        }
+        started.wait()
+    }
+
+    func open() { release.signal() }
+}
+
+enum Clock {
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
+    /// Nanoseconds on the monotonic clock.
+    @inline(__always) static func now() -> UInt64 { UInt64(SchedulerTime.monotonicNow().nanoseconds) }
+
+    /// The median cost of one clock read, measured from back-to-back reads; subtracted from latency samples.
+    static func readOverhead(samples: Int = 20_001) -> Double {
+        var gaps: [Double] = []
+        gaps.reserveCapacity(samples)
+        for _ in 0..<samples {
+            let first = now()
+            gaps.append(Double(now() &- first))
+        }
+        return Statistics.median(gaps)
+    }
+
+    /// Busy-waits for about `nanoseconds`: the body of a load task.
+    static func spin(nanoseconds: UInt64) {
+        let end = now() + nanoseconds
+        while now() < end {}
+    }
+}
+
+/// Runs `count` producer threads that start together: each is created and parked first, then all are released
+/// at once (the moment `body` starts measuring), and this returns when all have finished.
+func runProducers(_ count: Int, released: () -> Void = {}, _ body: @escaping @Sendable (Int) -> Void) {
+    let ready = DispatchSemaphore(value: 0)
+    let finished = DispatchGroup()
+    let gate = StopFlag()
+    for index in 0..<count {
+        finished.enter()
+        let thread = Thread {
+            ready.signal()
+            while !gate.isStopped { sched_yield() }
+            body(index)
+            finished.leave()
+        }
+        thread.start()
+    }
+    for _ in 0..<count { ready.wait() }
+    released()
+    gate.stop()
+    finished.wait()
+}
+
+/// Resident memory of this process from /proc/self/status (Linux).
+enum ResidentMemory {
+    /// Current resident set size, in bytes.
+    static var current: UInt64? { field("VmRSS:") }
+    /// Peak resident set size since start or since ``resetPeak()``, in bytes.
+    static var peak: UInt64? { field("VmHWM:") }
+
+    /// Resets the peak to the current size (writing 5 to /proc/self/clear_refs); false where the kernel refuses.
+    @discardableResult
+    static func resetPeak() -> Bool {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        defer { try? handle.close() }
+        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
+    }
+
+    private static func field(_ name: String) -> UInt64? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
+              let kilobytes = UInt64(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes * 1024
+    }
+}
+
+/// An atomic integer that escaping closures can share.
+final class SharedCounter: Sendable {
+    private let value: Atomic<Int>
+    init(_ initial: Int) { value = Atomic(initial) }
+    /// Subtracts one and returns the new value.
+    func decrement() -> Int { value.subtract(1, ordering: .relaxed).newValue }
+    func increment() { value.add(1, ordering: .relaxed) }
+    var current: Int { value.load(ordering: .relaxed) }
+}

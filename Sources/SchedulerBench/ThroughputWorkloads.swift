@@ -1,0 +1,80 @@
+import SchedulerKit
+import Synchronization
+
+extension Workload {
+    static let nsPerTask = MetricSpec("ns_per_task", unit: "ns")
+
+    /// W1: one producer schedules empty tasks (a counter decrement) onto one serial lane and waits for the last.
+    static let singleProducer = Workload(
+        id: "W1", name: "throughput", summary: "one producer, empty tasks onto one scheduler",
+        requires: [], metrics: [nsPerTask],
+        configurations: { [Parameters(["tasks": $0.size(full: 200_000, quick: 20_000, smoke: 200)])] }
+    ) { lanes, _, parameters in
+        let tasks = parameters["tasks"]
+        let lane = lanes.lane("w1")
+        let done = Countdown(tasks)
+        let start = Clock.now()
+        for _ in 0..<tasks { lane.submit { done.tick() } }
+        lane.drain()
+        done.wait()
+        return RoundResult(values: [nsPerTask.name: nanosecondsPer(tasks, from: start, to: Clock.now())])
+    }
+
+    /// W2: P producer threads, released together, share `tasks` empty tasks onto one serial scheduler.
+    static let producers = Workload(
+        id: "W2", name: "producers", summary: "P producer threads onto one serial scheduler",
+        requires: [.serial, .asynchronous], metrics: [nsPerTask],
+        configurations: { scale in
+            [1, 2, 4, 8].map { Parameters(["producers": $0, "tasks": scale.size(full: 80_000, quick: 8_000, smoke: 160)]) }
+        }
+    ) { lanes, _, parameters in
+        let (producers, tasks) = (parameters["producers"], parameters["tasks"])
+        let lane = lanes.lane("w2")
+        let done = Countdown(tasks)
+        let start = Atomic<UInt64>(0)
+        runProducers(producers, released: { start.store(Clock.now(), ordering: .relaxed) }) { index in
+            let share = tasks / producers + (index < tasks % producers ? 1 : 0)
+            for _ in 0..<share { lane.submit { done.tick() } }
+        }
+        done.wait()
+        return RoundResult(values: [nsPerTask.name: nanosecondsPer(tasks, from: start.load(ordering: .relaxed), to: Clock.now())])
+    }
+
+    /// W3: one producer spreads tasks round-robin over M serial schedulers of one instance (one pool).
+    static let fanOut = Workload(
+        id: "W3", name: "fan-out", summary: "one producer, tasks round-robin over M serial schedulers on one pool",
+        requires: [.serial, .asynchronous], metrics: [nsPerTask],
+        configurations: { scale in
+            [1, 16, 1_000].map { Parameters(["schedulers": $0, "tasks": scale.size(full: 100_000, quick: 10_000, smoke: 200)]) }
+        }
+    ) { lanes, _, parameters in
+        let (count, tasks) = (parameters["schedulers"], parameters["tasks"])
+        let targets = lanes.lanes(count, prefix: "w3")
+        let done = Countdown(tasks)
+        let start = Clock.now()
+        for index in 0..<tasks { targets[index % count].submit { done.tick() } }
+        done.wait()
+        return RoundResult(values: [nsPerTask.name: nanosecondsPer(tasks, from: start, to: Clock.now())])
+    }
+
+    /// W8: `scheduleRecursive` steps, each rescheduling the next from inside the running step.
+    static let recursion = Workload(
+        id: "W8", name: "recursion", summary: "scheduleRecursive steps per second",
+        requires: [.scheduler, .flatRecursion], metrics: [MetricSpec("ns_per_step", unit: "ns")],
+        configurations: { [Parameters(["steps": $0.size(full: 100_000, quick: 10_000, smoke: 200)])] }
+    ) { lanes, _, parameters in
+        let steps = parameters["steps"]
+        let lane = lanes.lane("w8")
+        let remaining = SharedCounter(steps)
+        let done = Countdown(1)
+        let start = Clock.now()
+        let handle = lane.scheduler!.scheduleRecursive { reschedule in
+            if remaining.decrement() > 0 { reschedule() } else { done.tick() }
+        }
+        lane.drain()
+        done.wait()
+        let end = Clock.now()
+        _ = handle
+        return RoundResult(values: ["ns_per_step": nanosecondsPer(steps, from: start, to: end)])
+    }
+}

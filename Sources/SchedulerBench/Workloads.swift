@@ -1,2 +1,0 @@
-// Workloads, measurement, statistics and CSV (BRIEF §5) live here.
-import SchedulerKit
