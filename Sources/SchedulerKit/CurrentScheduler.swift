@@ -6,12 +6,15 @@ import Darwin
 import DequeModule
 
 /// Per-thread state: the current scheduler, the immediate scheduler's trampoline, and the pool a worker belongs to.
-/// Reached through a pthread key; only its own thread ever touches it.
-final class ThreadState {
+/// A struct behind a pthread key, reached through a pointer: only its own thread ever touches it, and a pointer
+/// (unlike a class property) costs no dynamic exclusivity check on the hot paths that read and write it.
+struct ThreadState {
     /// Unretained: whoever sets it keeps the scheduler alive until it restores the previous value.
     unowned(unsafe) var current: (any Scheduler)?
-    /// Work the immediate scheduler deferred while running work on this thread (nil when no trampoline runs).
-    var trampoline: Deque<ScheduledWork>?
+    /// Whether the immediate scheduler is running work on this thread (nested work then goes to `trampoline`).
+    var trampolineActive = false
+    /// Work the immediate scheduler deferred while running work on this thread.
+    var trampoline = Deque<ScheduledWork>()
     /// The pool whose worker this thread is, if any.
     unowned(unsafe) var pool: ThreadPoolCore?
 
@@ -19,23 +22,26 @@ final class ThreadState {
         var key = pthread_key_t()
         let rc = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
-            Unmanaged<ThreadState>.fromOpaque(pointer).release()
+            let state = pointer.assumingMemoryBound(to: ThreadState.self)
             #else
-            if let pointer { Unmanaged<ThreadState>.fromOpaque(pointer).release() }
+            guard let state = pointer?.assumingMemoryBound(to: ThreadState.self) else { return }
             #endif
+            state.deinitialize(count: 1)
+            state.deallocate()
         }
         precondition(rc == 0, "pthread_key_create failed: \(rc)")
         return key
     }()
 
     /// This thread's state, created on first use and freed when the thread exits.
-    static var forThisThread: ThreadState {
+    static var forThisThread: UnsafeMutablePointer<ThreadState> {
         @inline(__always) get {
             if let pointer = pthread_getspecific(key) {
-                return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
+                return pointer.assumingMemoryBound(to: ThreadState.self)
             }
-            let state = ThreadState()
-            pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+            let state = UnsafeMutablePointer<ThreadState>.allocate(capacity: 1)
+            state.initialize(to: ThreadState())
+            pthread_setspecific(key, state)
             return state
         }
     }
@@ -44,7 +50,7 @@ final class ThreadState {
 extension Schedulers {
     /// The scheduler whose task is running on this thread; nil outside every task.
     public static var current: (any Scheduler)? {
-        ThreadState.forThisThread.current
+        ThreadState.forThisThread.pointee.current
     }
 
     /// Runs `body` with `Schedulers.current === scheduler`, restoring the previous value afterwards (RAC's
@@ -53,9 +59,9 @@ extension Schedulers {
     @inline(__always) @discardableResult
     public static func performAsCurrent<R>(_ scheduler: any Scheduler, _ body: () throws -> R) rethrows -> R {
         let state = ThreadState.forThisThread
-        unowned(unsafe) let previous = state.current
-        state.current = scheduler
-        defer { state.current = previous }
+        unowned(unsafe) let previous = state.pointee.current
+        state.pointee.current = scheduler
+        defer { state.pointee.current = previous }
         return try body()
     }
 }

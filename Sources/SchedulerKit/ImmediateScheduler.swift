@@ -14,19 +14,20 @@ public final class ImmediateScheduler: Scheduler {
     @discardableResult
     public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let thread = ThreadState.forThisThread
-        if thread.trampoline != nil {
+        if thread.pointee.trampolineActive {
             let task = ScheduledWork(work)
-            thread.trampoline!.append(task)
+            thread.pointee.trampoline.append(task)
             return task
         }
-        thread.trampoline = []
-        defer { thread.trampoline = nil }
-        Schedulers.performAsCurrent(self) {
-            work()
-            while let next = thread.trampoline!.popFirst() {
-                next.run()
-            }
+        thread.pointee.trampolineActive = true
+        unowned(unsafe) let previous = thread.pointee.current
+        thread.pointee.current = self
+        work()
+        while let next = thread.pointee.trampoline.popFirst() {
+            next.run()
         }
+        thread.pointee.current = previous
+        thread.pointee.trampolineActive = false
         return ScheduledWork.finished()
     }
 }

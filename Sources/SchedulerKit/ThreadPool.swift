@@ -176,7 +176,7 @@ final class ThreadPoolCore: @unchecked Sendable {
     // MARK: Workers
 
     private func workerLoop() {
-        ThreadState.forThisThread.pool = self
+        ThreadState.forThisThread.pointee.pool = self
         var justSpun = false
         lock.lock()
         while true {
@@ -295,7 +295,7 @@ final class ThreadPoolCore: @unchecked Sendable {
         // Outside the lock: dropping closures may run arbitrary deinit code.
         for scheduler in owned { cancelQueued(on: scheduler) }
         for timer in pendingTimers { timer.cancel() }
-        let onPoolThread = ThreadState.forThisThread.pool === self
+        let onPoolThread = ThreadState.forThisThread.pointee.pool === self
         for thread in workers {
             if onPoolThread { pthread_detach(thread) } else { pthread_join(thread, nil) }
         }
