@@ -18,10 +18,13 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     public static let flatRecursion = Capabilities(rawValue: 1 << 4)
     /// Needs `drain()` to run anything (virtual time).
     public static let virtualTime = Capabilities(rawValue: 1 << 5)
+    /// Can host actors and tasks (Swift concurrency): a ``SchedulerExecutor`` over the lane's scheduler, or Swift's
+    /// default executor for the `default-executor` reference.
+    public static let executor = Capabilities(rawValue: 1 << 6)
 
     static let names: [(Capabilities, String)] = [
         (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
-        (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"),
+        (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"),
     ]
 
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
@@ -34,6 +37,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         if traits.contains(.timed) && !traits.contains(.virtualTime) { capabilities.insert(.realTimers) }
         if traits.contains(.virtualTime) { capabilities.insert(.virtualTime) }
         if !traits.isDisjoint(with: [.asynchronous, .trampoline, .virtualTime]) { capabilities.insert(.flatRecursion) }
+        if traits.isSuperset(of: [.serial, .asynchronous, .setsCurrent]) { capabilities.insert(.executor) }
         self = capabilities
     }
 }
@@ -63,6 +67,9 @@ public struct Backend: Sendable {
 
     public func has(_ required: Capabilities) -> Bool { capabilities.isSuperset(of: required) }
 
+    /// The `default-executor` reference hosts actors and tasks only: it is not a lane for the W1–W10 workloads.
+    public var hostsOnlyActors: Bool { capabilities == .executor }
+
     static func scheduler(_ name: String, _ summary: String, wraps: String?, traits: SchedulerTraits,
                           make: @escaping @Sendable () -> LaneGroup) -> Backend {
         Backend(name: name, summary: summary, wraps: wraps, isReference: false, capabilities: Capabilities(traits: traits),
@@ -74,6 +81,7 @@ extension Backend {
     public static let rawDispatchName = "raw-dispatch"
     public static let rawOperationQueueName = "raw-operationqueue"
     public static let directCallName = "direct-call"
+    public static let defaultExecutorName = "default-executor"
 
     /// Every backend and reference, in table order.
     public static let all: [Backend] = [
@@ -117,6 +125,10 @@ extension Backend {
         Backend(name: directCallName, summary: "reference: calls the closure directly",
                 wraps: nil, isReference: true, capabilities: [.serial]) {
             LaneGroup { _ in DirectLane() }
+        },
+        Backend(name: defaultExecutorName, summary: "reference: default actors and tasks on Swift's global concurrent executor",
+                wraps: nil, isReference: true, capabilities: [.executor]) {
+            LaneGroup { _ in DefaultExecutorLane() }
         },
     ]
 

@@ -115,7 +115,9 @@ public struct Workload: Sendable {
 
     public func parameters(at scale: Scale) -> [Parameters] { configurations(scale) }
 
-    public func supports(_ backend: Backend) -> Bool { backend.has(requires) }
+    public func supports(_ backend: Backend) -> Bool {
+        backend.has(requires) && (requires.contains(.executor) || !backend.hostsOnlyActors)
+    }
 
     /// One round on a fresh instance of `backend`; the instance is shut down afterwards.
     public func runRound(on backend: Backend, _ parameters: Parameters) -> RoundResult {
@@ -124,10 +126,10 @@ public struct Workload: Sendable {
         return body(lanes, backend, parameters)
     }
 
-    /// Every workload, W1 to W10.
+    /// Every workload: W1 to W10 of BRIEF §5, then W11 to W13 on actors and tasks.
     public static let all: [Workload] = [
         .singleProducer, .producers, .fanOut, .pingPong, .startLatency, .timerLateness, .cancellation,
-        .recursion, .allocations, .reactiveHop,
+        .recursion, .allocations, .reactiveHop, .actorHop, .taskLifecycle, .actorPingPong,
     ]
 
     /// Finds a workload by id ("W4", case-insensitive) or name ("ping-pong").

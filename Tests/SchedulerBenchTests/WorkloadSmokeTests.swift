@@ -4,8 +4,19 @@ import Testing
 /// Every workload on every backend that has what it needs, at a tiny size. No timing assertions: only that each
 /// round finishes and reports its metrics as finite, non-negative numbers.
 @Suite struct WorkloadSmokeTests {
-    static let cases: [String] = Workload.all.flatMap { workload in
+    static let cases: [String] = Workload.all.filter { !$0.requires.contains(.executor) }.flatMap { workload in
         Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.name)" }
+    }
+
+    /// Actor workloads block their thread on a task of the cooperative pool: one at a time, so that the test runner's
+    /// own (cooperative) threads are never all waiting on it.
+    static let actorCases: [String] = Workload.all.filter { $0.requires.contains(.executor) }.flatMap { workload in
+        Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.name)" }
+    }
+
+    @Test(.serialized, arguments: actorCases)
+    func actorWorkloadRunsOnBackend(_ identifier: String) throws {
+        try workloadRunsOnBackend(identifier)
     }
 
     @Test(arguments: cases)
@@ -37,7 +48,8 @@ import Testing
         for backend in Backend.all where !backend.isReference {
             if let wrapped = backend.wraps { #expect(Backend.named(wrapped)?.isReference == true) }
         }
-        #expect(Workload.all.map(\.id) == (1...10).map { "W\($0)" })
+        #expect(Workload.all.map(\.id) == (1...13).map { "W\($0)" })
+        #expect(Backend.named(Backend.defaultExecutorName).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) } == ["W11", "W12", "W13"])
     }
 
     @Test func runnerInterleavesBackendsRoundByRound() {
@@ -61,7 +73,7 @@ import Testing
 
     @Test func unknownNamesAreRejectedWithTheChoices() {
         #expect { try BenchRun.backends(["nope"]) } throws: { "\($0)".contains("unknown backend 'nope'") }
-        #expect { try BenchRun.workloads(["W11"]) } throws: { "\($0)".contains("unknown workload 'W11'") }
+        #expect { try BenchRun.workloads(["W14"]) } throws: { "\($0)".contains("unknown workload 'W14'") }
         #expect((try? BenchRun.workloads(["w4,fan-out"]).map(\.id)) == ["W4", "W3"])
     }
 }
