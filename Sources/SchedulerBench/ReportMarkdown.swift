@@ -94,6 +94,16 @@ extension Report {
             lines.append("Allocations per task (W9): " + allocations.joined(separator: ", ")
                 + "; the closure's own context alone (direct call) is \(Format.short(direct)).")
         }
+        if let defaultCall = median(Backend.defaultExecutorName, "W11", "ns_per_call") {
+            let onSchedulers = schedulers.compactMap { name in median(name, "W11", "ns_per_call").map { "`\(name)` \(Format.short($0))" } }
+            let pingPong = median(Backend.defaultExecutorName, "W13", "ns_per_round_trip")
+            lines.append("Actors (W11–W13): a call into a default actor costs \(Format.short(defaultCall)) ns"
+                + (pingPong.map { " and an actor-to-actor round trip \(Format.short($0)) ns" } ?? "")
+                + ", because the runtime runs default actors' jobs on the caller's thread when it can; a call into an actor on a scheduler's executor costs "
+                + onSchedulers.joined(separator: ", ")
+                + " ns, two real hops. Use a default actor for isolated state that is touched from async code; use a scheduler (or an actor on one) "
+                + "when work must run on particular threads, in a given order with other scheduled work, with cancellation, or under virtual time.")
+        }
         let goals = Goals.check(rows, allocator: rows.first?.allocator ?? "jemalloc")
         let missed = goals.filter { $0.outcome == .notMet }
         if !missed.isEmpty {
