@@ -94,13 +94,20 @@ struct CompareCommand: ParsableCommand {
 
     @Argument(help: "The baseline summary.csv (A).") var before: String
     @Argument(help: "The summary.csv to judge (B).") var after: String
+    @Option(name: .long, help: "Also write the comparison, with the two runs' ids, commits and this command, to this Markdown file.")
+    var output: String?
 
     func run() throws {
-        let comparison = Comparison(before: try SummaryRow.read(before), after: try SummaryRow.read(after))
+        let (beforeRows, afterRows) = (try SummaryRow.read(before), try SummaryRow.read(after))
+        let comparison = Comparison(before: beforeRows, after: afterRows)
         guard !comparison.lines.isEmpty else {
             throw BenchError("\(before) and \(after) have no cell in common (same backend, workload, parameters, metric, allocator)")
         }
         print(comparison.render())
+        guard let output else { return }
+        let command = "bench compare \(before) \(after) --output \(output)"
+        let text = comparison.markdown(command: command, before: (before, beforeRows), after: (after, afterRows))
+        try CSV.writeAtomically(text, to: URL(fileURLWithPath: output))
     }
 }
 
