@@ -42,7 +42,7 @@ public enum BenchRun {
 
     public static func workloads(_ names: [String]) throws -> [Workload] {
         try select(names, all: Workload.all, find: Workload.named) { name in
-            "unknown workload '\(name)'; choose from W1…W13 or \(Workload.all.map(\.name).joined(separator: ", ")) (see bench list)"
+            "unknown workload '\(name)'; choose from W1…W14 or \(Workload.all.map(\.name).joined(separator: ", ")) (see bench list)"
         }
     }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Foundation
 import SchedulerKit
@@ -138,4 +141,15 @@ final class SharedCounter: Sendable {
     func decrement() -> Int { value.subtract(1, ordering: .relaxed).newValue }
     func increment() { value.add(1, ordering: .relaxed) }
     var current: Int { value.load(ordering: .relaxed) }
+}
+
+/// CPU time (user + system) of the whole process, every thread included.
+enum ProcessCPU {
+    /// Nanoseconds of CPU the process has used so far.
+    static func nanoseconds() -> UInt64 {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func ns(_ time: timeval) -> UInt64 { UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_usec) * 1_000 }
+        return ns(usage.ru_utime) + ns(usage.ru_stime)
+    }
 }

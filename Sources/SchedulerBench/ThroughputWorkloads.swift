@@ -1,3 +1,4 @@
+import Foundation
 import SchedulerKit
 import Synchronization
 
@@ -5,19 +6,40 @@ extension Workload {
     static let nsPerTask = MetricSpec("ns_per_task", unit: "ns")
 
     /// W1: one producer schedules empty tasks (a counter decrement) onto one serial lane and waits for the last.
+    /// Also reports the CPU time (user + system, every thread) per task, so speed bought with spinning shows.
     static let singleProducer = Workload(
         id: "W1", name: "throughput", summary: "one producer, empty tasks onto one scheduler",
-        requires: [], metrics: [nsPerTask],
+        requires: [], metrics: [nsPerTask, MetricSpec("cpu_ns_per_task", unit: "ns")],
         configurations: { [Parameters(["tasks": $0.size(full: 200_000, quick: 20_000, smoke: 200)])] }
     ) { lanes, _, parameters in
         let tasks = parameters["tasks"]
         let lane = lanes.lane("w1")
         let done = Countdown(tasks)
+        let cpuStart = ProcessCPU.nanoseconds()
         let start = Clock.now()
         for _ in 0..<tasks { lane.submit { done.tick() } }
         lane.drain()
         done.wait()
-        return RoundResult(values: [nsPerTask.name: nanosecondsPer(tasks, from: start, to: Clock.now())])
+        let end = Clock.now()
+        return RoundResult(values: [
+            nsPerTask.name: nanosecondsPer(tasks, from: start, to: end),
+            "cpu_ns_per_task": nanosecondsPer(tasks, from: cpuStart, to: ProcessCPU.nanoseconds()),
+        ])
+    }
+
+    /// W14: CPU an idle backend burns: one task, then `seconds` of nothing (spinning before sleep must be bounded).
+    static let idleCPU = Workload(
+        id: "W14", name: "idle-cpu", summary: "CPU used (user + system) while a backend sits idle after one task",
+        requires: [.asynchronous], metrics: [MetricSpec("cpu_ms_idle", unit: "ms")], singleRound: true,
+        configurations: { [Parameters(["idle_ms": $0.size(full: 10_000, quick: 500, smoke: 20)])] }
+    ) { lanes, _, parameters in
+        let lane = lanes.lane("idle")
+        let done = Countdown(1)
+        lane.submit { done.tick() }
+        done.wait()
+        let cpuStart = ProcessCPU.nanoseconds()
+        Thread.sleep(forTimeInterval: Double(parameters["idle_ms"]) / 1_000)
+        return RoundResult(values: ["cpu_ms_idle": Double(ProcessCPU.nanoseconds() - cpuStart) / 1e6])
     }
 
     /// W2: P producer threads, released together, share `tasks` empty tasks onto one serial scheduler.

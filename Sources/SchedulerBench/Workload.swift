@@ -126,10 +126,10 @@ public struct Workload: Sendable {
         return body(lanes, backend, parameters)
     }
 
-    /// Every workload: W1 to W10 of BRIEF §5, then W11 to W13 on actors and tasks.
+    /// Every workload: W1 to W10 of BRIEF §5, W11 to W13 on actors and tasks, W14 idle CPU.
     public static let all: [Workload] = [
         .singleProducer, .producers, .fanOut, .pingPong, .startLatency, .timerLateness, .cancellation,
-        .recursion, .allocations, .reactiveHop, .actorHop, .taskLifecycle, .actorPingPong,
+        .recursion, .allocations, .reactiveHop, .actorHop, .taskLifecycle, .actorPingPong, .idleCPU,
     ]
 
     /// Finds a workload by id ("W4", case-insensitive) or name ("ping-pong").

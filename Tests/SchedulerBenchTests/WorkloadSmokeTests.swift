@@ -48,7 +48,7 @@ import Testing
         for backend in Backend.all where !backend.isReference {
             if let wrapped = backend.wraps { #expect(Backend.named(wrapped)?.isReference == true) }
         }
-        #expect(Workload.all.map(\.id) == (1...13).map { "W\($0)" })
+        #expect(Workload.all.map(\.id) == (1...14).map { "W\($0)" })
         #expect(Backend.named(Backend.defaultExecutorName).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) } == ["W11", "W12", "W13"])
     }
 
@@ -73,7 +73,7 @@ import Testing
 
     @Test func unknownNamesAreRejectedWithTheChoices() {
         #expect { try BenchRun.backends(["nope"]) } throws: { "\($0)".contains("unknown backend 'nope'") }
-        #expect { try BenchRun.workloads(["W14"]) } throws: { "\($0)".contains("unknown workload 'W14'") }
+        #expect { try BenchRun.workloads(["W15"]) } throws: { "\($0)".contains("unknown workload 'W15'") }
         #expect((try? BenchRun.workloads(["w4,fan-out"]).map(\.id)) == ["W4", "W3"])
     }
 }
