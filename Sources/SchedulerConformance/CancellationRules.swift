@@ -161,10 +161,9 @@ enum CancellationRules {
             let handle = scheduler.schedule { [capture] in capture?.touch() }
             capture = nil
             guard handle.cancel() else { return failure.update { $0 = "cancel() of a queued task returned false" } }
-            let start = ContinuousClock.now
-            while captures.live > 0 && ContinuousClock.now - start < .seconds(2) { usleep(200) }
+            let took = poll(upTo: .seconds(2)) { captures.live == 0 }
             if captures.live > 0 { failure.update { $0 = "a cancelled queued task still held its capture after 2 s" } }
-            releasedAfter.update { $0 = ContinuousClock.now - start }
+            releasedAfter.update { $0 = took }
         }
         if let message = failure.value { throw RuleFailure(message) }
         var note = "queued: released after \(milliseconds(releasedAfter.value ?? .zero))"
@@ -173,9 +172,7 @@ enum CancellationRules {
         let handle = timed.schedule(at: timed.now + .seconds(3_600)) { [capture] in capture?.touch() }
         capture = nil
         try require(handle.cancel(), "cancel() of a task due in an hour returned false")
-        let start = ContinuousClock.now
-        while captures.live > 0 && ContinuousClock.now - start < .seconds(2) { usleep(200) }
-        let elapsed = ContinuousClock.now - start
+        let elapsed = poll(upTo: .seconds(2)) { captures.live == 0 }
         try require(captures.live == 0, "a cancelled task due in an hour still held its capture after \(milliseconds(elapsed))")
         note += "; due in 1 h: released after \(milliseconds(elapsed))"
         return note

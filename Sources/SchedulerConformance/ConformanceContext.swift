@@ -246,3 +246,11 @@ func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
     let rank = Int((p * Double(sorted.count - 1)).rounded())
     return sorted[min(max(rank, 0), sorted.count - 1)]
 }
+
+/// Polls `condition` in real time, without driving any scheduler, for at most `timeout`; returns how long it took.
+@discardableResult
+func poll(upTo timeout: Duration, until condition: () -> Bool) -> Duration {
+    let start = ContinuousClock.now
+    while !condition() && ContinuousClock.now - start < timeout { usleep(200) }
+    return ContinuousClock.now - start
+}

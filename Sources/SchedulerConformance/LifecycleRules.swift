@@ -144,8 +144,7 @@ enum LifecycleRules {
             took = try shutDown(scheduler)
         }
         try require(took < .seconds(5), "shutdown() with timers due in an hour took \(milliseconds(took))")
-        let start = ContinuousClock.now
-        while (captures.live > 0 || !released.isNil) && ContinuousClock.now - start < .seconds(2) { usleep(1_000) }
+        poll(upTo: .seconds(2)) { captures.live == 0 && released.isNil }
         try require(captures.live == 0, "\(captures.live) of the far timers' captures were still alive 2 s after shutdown")
         try require(released.isNil, "the scheduler was still alive 2 s after shutdown and its last reference was dropped")
         return "shutdown took \(milliseconds(took))"
@@ -176,15 +175,13 @@ enum LifecycleRules {
         let policy = context.backend.pendingWorkOnRelease
         switch policy {
         case .runs:
-            let start = ContinuousClock.now
-            while ran.value < tasks && ContinuousClock.now - start < .seconds(10) { usleep(1_000) }
+            poll(upTo: .seconds(10)) { ran.value == tasks }
             try require(ran.value == tasks, "declared that pending work runs, but \(ran.value) of \(tasks) tasks ran within 10 s of the release")
         case .dropped:
             usleep(50_000)
             try require(ran.value == 0, "declared that pending work is dropped, but \(ran.value) of \(tasks) tasks ran")
         }
-        let start = ContinuousClock.now
-        while (captures.live > 0 || !released.isNil) && ContinuousClock.now - start < .seconds(2) { usleep(1_000) }
+        poll(upTo: .seconds(2)) { captures.live == 0 && released.isNil }
         try require(captures.live == 0, "the pending work's capture was still alive 2 s after the work \(policy == .runs ? "ran" : "was dropped")")
         try require(released.isNil, "the released scheduler was still alive 2 s later")
         return "pending work \(policy.rawValue)" + (singleton ? "; shared instance, never released" : "")

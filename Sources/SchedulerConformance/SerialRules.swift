@@ -7,6 +7,26 @@ enum SerialRules {
     static let producers = 4
     static let tasksPerProducer = 25_000
 
+    static let total = producers * tasksPerProducer
+
+    /// Floods `scheduler` with `producers × tasksPerProducer` tasks from threads released together, each running
+    /// `body(producer, index)`, and waits until all of them ran.
+    static func flood(_ context: ConformanceContext, _ scheduler: any Scheduler,
+                      _ body: @escaping @Sendable (_ producer: Int, _ index: Int) -> Void) throws {
+        let ran = Counter()
+        context.whileDriven(scheduler) {
+            runProducers(producers) { producer in
+                for index in 0..<tasksPerProducer {
+                    scheduler.schedule {
+                        body(producer, index)
+                        ran.increment()
+                    }
+                }
+            }
+        }
+        try context.waitUntil("all \(grouped(total)) tasks", on: scheduler) { ran.value == total }
+    }
+
     static let all: [ConformanceRule] = [exclusion, fifoPerProducer, causalFIFO, happensBefore, asynchrony, scope]
 
     static let exclusion = ConformanceRule(
@@ -17,22 +37,12 @@ enum SerialRules {
         let scheduler = context.makeScheduler()
         let inFlight = Counter()
         let overlaps = Counter()
-        let ran = Counter()
-        context.whileDriven(scheduler) {
-            runProducers(producers) { producer in
-                for index in 0..<tasksPerProducer {
-                    scheduler.schedule {
-                        if inFlight.increment() != 1 { overlaps.increment() }
-                        // Every 500th task stays a while, so an overlapping scheduler is caught in the act.
-                        if index % 500 == 0 { usleep(200) }
-                        inFlight.decrement()
-                        ran.increment()
-                    }
-                }
-            }
+        try flood(context, scheduler) { _, index in
+            if inFlight.increment() != 1 { overlaps.increment() }
+            // Every 500th task stays a while, so an overlapping scheduler is caught in the act.
+            if index % 500 == 0 { usleep(200) }
+            inFlight.decrement()
         }
-        let total = producers * tasksPerProducer
-        try context.waitUntil("all \(grouped(total)) tasks", on: scheduler) { ran.value == total }
         try require(overlaps.value == 0,
                     "\(grouped(overlaps.value)) of \(grouped(total)) tasks started while another task was running")
         return "\(grouped(total)) tasks from \(producers) producers"
@@ -46,24 +56,14 @@ enum SerialRules {
         let scheduler = context.makeScheduler()
         let lastSeen = Shared([Int](repeating: -1, count: producers))
         let inversions = Shared<[String]>([])
-        let ran = Counter()
-        context.whileDriven(scheduler) {
-            runProducers(producers) { producer in
-                for index in 0..<tasksPerProducer {
-                    scheduler.schedule {
-                        lastSeen.update { last in
-                            if last[producer] >= index {
-                                inversions.update { $0.append("producer \(producer): task \(index) ran after task \(last[producer])") }
-                            }
-                            last[producer] = index
-                        }
-                        ran.increment()
-                    }
+        try flood(context, scheduler) { producer, index in
+            lastSeen.update { last in
+                if last[producer] >= index {
+                    inversions.update { $0.append("producer \(producer): task \(index) ran after task \(last[producer])") }
                 }
+                last[producer] = index
             }
         }
-        let total = producers * tasksPerProducer
-        try context.waitUntil("all \(grouped(total)) tasks", on: scheduler) { ran.value == total }
         let found = inversions.value
         try require(found.isEmpty, "\(grouped(found.count)) out-of-order tasks, first: \(found.first ?? "")")
         return ""
@@ -106,19 +106,7 @@ enum SerialRules {
     ) { context in
         let scheduler = context.makeScheduler()
         let state = PlainCounter()
-        let ran = Counter()
-        context.whileDriven(scheduler) {
-            runProducers(producers) { _ in
-                for _ in 0..<tasksPerProducer {
-                    scheduler.schedule {
-                        state.value += 1
-                        ran.increment()
-                    }
-                }
-            }
-        }
-        let total = producers * tasksPerProducer
-        try context.waitUntil("all \(grouped(total)) tasks", on: scheduler) { ran.value == total }
+        try flood(context, scheduler) { _, _ in state.value += 1 }
         // Read on a task of the scheduler: the scheduler's own ordering is what makes this read safe.
         let result = Shared(0)
         try runAsTask(context, on: scheduler, "the reading task") { result.update { $0 = state.value } }
