@@ -53,7 +53,12 @@ struct ConformanceCommand: ParsableCommand {
     }
 
     private func commandLine() -> String {
-        (["swift run -c release bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        #if DEBUG
+        let invocation = "swift run bench"
+        #else
+        let invocation = "swift run -c release bench"
+        #endif
+        return ([invocation] + CommandLine.arguments.dropFirst()).joined(separator: " ")
     }
 
     private func gitCommit() -> String {

@@ -137,7 +137,7 @@ enum CancellationRules {
                 started.signal()
                 _ = wait(release)
             }
-            try require(wait(started), "a task did not start within 10 s")
+            try require(wait(started), "a task did not start within 30 s")
             let result = handle.cancel()
             release.signal()
             return result

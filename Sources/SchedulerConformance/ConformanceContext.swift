@@ -41,7 +41,7 @@ public final class ConformanceContext: Sendable {
     /// Returns the real time it took; throws "`what` did not happen within …" otherwise.
     @discardableResult
     func waitUntil(
-        _ what: @autoclosure () -> String, on scheduler: any Scheduler, timeout: Duration = .seconds(10),
+        _ what: @autoclosure () -> String, on scheduler: any Scheduler, timeout: Duration = .seconds(60),
         _ condition: () -> Bool
     ) throws -> Duration {
         let started = ContinuousClock.now
@@ -196,7 +196,7 @@ final class InsideSchedule: Sendable {
 }
 
 /// Waits on a semaphore for at most `timeout`; false when it timed out.
-func wait(_ semaphore: DispatchSemaphore, timeout: Duration = .seconds(10)) -> Bool {
+func wait(_ semaphore: DispatchSemaphore, timeout: Duration = .seconds(30)) -> Bool {
     semaphore.wait(timeout: .now() + .nanoseconds(Int(timeout.nanosecondsChecked()))) == .success
 }
 

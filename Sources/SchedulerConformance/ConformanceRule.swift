@@ -100,6 +100,13 @@ public struct RuleResult: Sendable, CustomStringConvertible {
     public let outcome: RuleOutcome
     public let seconds: Double
 
+    public init(ruleID: String, backendName: String, outcome: RuleOutcome, seconds: Double) {
+        self.ruleID = ruleID
+        self.backendName = backendName
+        self.outcome = outcome
+        self.seconds = seconds
+    }
+
     public var description: String {
         let detail = outcome.detail
         return "\(ruleID) · \(backendName): \(outcome.label)" + (detail.isEmpty ? "" : " (\(detail))")

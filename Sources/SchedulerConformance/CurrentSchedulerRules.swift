@@ -140,7 +140,7 @@ enum CurrentSchedulerRules {
                 if Schedulers.current != nil { wrong.append(cycle) }
                 raw.signal()
             }
-            try require(wait(raw), "a raw Dispatch block did not run within 10 s")
+            try require(wait(raw), "a raw Dispatch block did not run within 30 s")
         }
         let found = wrong.value
         try require(found.isEmpty, "a stale scheduler was current in \(found.count) of \(cycles) cycles (first: cycle \(found.first ?? 0))")

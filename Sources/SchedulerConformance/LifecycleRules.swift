@@ -15,7 +15,7 @@ enum LifecycleRules {
     }
 
     /// Calls `shutdown()` on another thread, so a hang fails the check instead of the whole run; returns its duration.
-    static func shutDown(_ scheduler: any ShutdownScheduler, timeout: Duration = .seconds(10)) throws -> Duration {
+    static func shutDown(_ scheduler: any ShutdownScheduler, timeout: Duration = .seconds(30)) throws -> Duration {
         let done = DispatchSemaphore(value: 0)
         let started = ContinuousClock.now
         Thread {
@@ -58,7 +58,7 @@ enum LifecycleRules {
                 submitted.increment()
             }
         }
-        try require(wait(shutdownThread), "shutdown() did not return within 10 s")
+        try require(wait(shutdownThread), "shutdown() did not return within 30 s")
         usleep(50_000)
         let ranCounts = runs.value
         let all = handles.value.compactMap { $0 }
@@ -114,7 +114,7 @@ enum LifecycleRules {
             scheduler.shutdown()
             returned.signal()
         }
-        try require(wait(returned), "shutdown() called from the scheduler's own task did not return within 10 s")
+        try require(wait(returned), "shutdown() called from the scheduler's own task did not return within 30 s")
         try require(scheduler.isShutDown, "isShutDown is false after shutdown() from a task")
         let again = try shutDown(scheduler)
         let thrice = try shutDown(scheduler)

@@ -148,12 +148,12 @@ enum SerialRules {
         let release = DispatchSemaphore(value: 0)
         let secondStarted = DispatchSemaphore(value: 0)
         scheduler.schedule {
-            DispatchQueue.global().async { _ = release.wait(timeout: .now() + 10) }
+            DispatchQueue.global().async { _ = release.wait(timeout: .now() + 30) }
         }
         scheduler.schedule { secondStarted.signal() }
         let started = wait(secondStarted)
         release.signal()
-        try require(started, "the second task waited for asynchronous work the first task started (did not start within 10 s)")
+        try require(started, "the second task waited for asynchronous work the first task started (did not start within 30 s)")
         return ""
     }
 }
