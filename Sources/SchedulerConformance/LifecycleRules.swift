@@ -36,14 +36,11 @@ enum LifecycleRules {
         let perProducer = 2_500, producers = 4, total = perProducer * producers
         let runs = Shared([Int](repeating: 0, count: total))
         let handles = Shared([(any Cancellable)?](repeating: nil, count: total))
-        let shutdownAfter = Int.random(in: 0..<total / 2)
+        // The producer that makes this submission shuts the scheduler down while the others keep submitting, so
+        // shutdown lands in the middle of the stream however the threads are scheduled.
+        let shutdownAfter = Int.random(in: 1..<total / 2)
         let submitted = Counter()
-        let shutdownThread = DispatchSemaphore(value: 0)
-        Thread {
-            while submitted.value < shutdownAfter { sched_yield() }
-            scheduler.shutdown()
-            shutdownThread.signal()
-        }.start()
+        let shutdownReturned = DispatchSemaphore(value: 0)
         runProducers(producers) { producer in
             for offset in 0..<perProducer {
                 let index = producer * perProducer + offset
@@ -55,10 +52,13 @@ enum LifecycleRules {
                     handle = scheduler.schedule(work)
                 }
                 handles.update { $0[index] = handle }
-                submitted.increment()
+                if submitted.increment() == shutdownAfter {
+                    scheduler.shutdown()
+                    shutdownReturned.signal()
+                }
             }
         }
-        try require(wait(shutdownThread), "shutdown() did not return within 30 s")
+        try require(wait(shutdownReturned), "shutdown() did not return within 30 s")
         usleep(50_000)
         let ranCounts = runs.value
         let all = handles.value.compactMap { $0 }
