@@ -1,14 +1,82 @@
 import ArgumentParser
+import Foundation
+import SchedulerConformance
 
-/// `bench conformance`: runs the conformance kit outside the test runner and writes its reports.
-/// Owned by the conformance kit; this is a stub until it lands.
+/// `bench conformance`: every conformance rule on every built-in backend, written to `conformance.csv` and
+/// `CONFORMANCE.md` in the output directory (the same rule definitions `swift test` runs).
 struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
-        abstract: "Run every conformance rule on every backend; write Results/conformance.csv and Results/CONFORMANCE.md."
+        abstract: "Run every conformance rule on every backend; write conformance.csv and CONFORMANCE.md."
     )
 
+    @Option(name: .long, help: "Directory for conformance.csv and CONFORMANCE.md.")
+    var output: String = "Results"
+
+    @Option(name: .long, parsing: .upToNextOption, help: "Only these rule ids (e.g. C2 T4); default: all.")
+    var rule: [String] = []
+
+    @Option(name: .long, parsing: .upToNextOption, help: "Only these backends (e.g. TestScheduler); default: all.")
+    var backend: [String] = []
+
+    func validate() throws {
+        let ruleIDs = Set(ConformanceRules.all.map(\.id))
+        if let unknown = rule.first(where: { !ruleIDs.contains($0) }) {
+            throw ValidationError("unknown rule '\(unknown)'; known: \(ConformanceRules.all.map(\.id).joined(separator: " "))")
+        }
+        let names = Set(ConformanceBackend.builtIn.map(\.name))
+        if let unknown = backend.first(where: { !names.contains($0) }) {
+            throw ValidationError("unknown backend '\(unknown)'; known: \(ConformanceBackend.builtIn.map(\.name).joined(separator: " "))")
+        }
+    }
+
     func run() throws {
-        print("conformance: not implemented yet")
+        let rules = rule.isEmpty ? ConformanceRules.all : ConformanceRules.all.filter { rule.contains($0.id) }
+        let backends = backend.isEmpty ? ConformanceBackend.builtIn : ConformanceBackend.builtIn.filter { backend.contains($0.name) }
+        let results = ConformanceReport.run(rules: rules, backends: backends) { result, done, total in
+            FileHandle.standardError.write(Data("\r[\(done)/\(total)] \(result.ruleID) · \(result.backendName): \(result.outcome.label)\u{1B}[K".utf8))
+        }
+        FileHandle.standardError.write(Data("\n".utf8))
+        let provenance = ReportProvenance(command: commandLine(), commit: gitCommit(), machine: machineDescription())
+        let directory = URL(fileURLWithPath: output, isDirectory: true)
+        do {
+            try ConformanceReport.write(results, rules: rules, backends: backends, provenance: provenance, to: directory)
+        } catch {
+            throw ValidationError("cannot write reports to \(directory.path): \(error.localizedDescription); check the --output directory")
+        }
+        let failures = results.filter(\.outcome.isFailure)
+        for failure in failures { print(failure) }
+        let counts = Dictionary(grouping: results, by: \.outcome.label).mapValues(\.count)
+        print("conformance: " + ["passed", "failed", "declared", "n/a"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
+              + "; wrote \(directory.path)/conformance.csv and CONFORMANCE.md")
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+
+    private func commandLine() -> String {
+        #if DEBUG
+        let invocation = "swift run bench"
+        #else
+        let invocation = "swift run -c release bench"
+        #endif
+        return ([invocation] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+    }
+
+    private func gitCommit() -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "rev-parse", "--short", "HEAD"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "unknown" }
+        process.waitUntilExit()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return process.terminationStatus == 0 && !text.isEmpty ? text : "unknown"
+    }
+
+    private func machineDescription() -> String {
+        let info = ProcessInfo.processInfo
+        return "\(info.hostName), \(info.activeProcessorCount) cores, \(info.operatingSystemVersionString)"
     }
 }

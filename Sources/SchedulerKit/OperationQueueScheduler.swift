@@ -65,7 +65,10 @@ public final class OperationQueueScheduler: TimedScheduler {
     }
 
     private func enqueue(_ handle: OperationHandle) {
-        let operation = TaskOperation(scheduler: self) { handle.task.run() }
+        // Captures the task, not the handle: the handle keeps the operation, so capturing the handle would be a
+        // cycle that leaks every finished task (and keeps the scheduler alive through the operation).
+        let task = handle.task
+        let operation = TaskOperation(scheduler: self) { task.run() }
         handle.setOperation(operation)
         operationQueue.addOperation(operation)
     }

@@ -1,0 +1,57 @@
+import Dispatch
+import SchedulerKit
+
+extension ConformanceBackend {
+    /// One backend per SchedulerKit scheduler, with the rules each one honestly does not keep.
+    public static let builtIn: [ConformanceBackend] = [immediate, subscription, dispatchQueue, threadPool, operationQueue, testScheduler]
+
+    public static let immediate = ConformanceBackend(
+        name: "ImmediateScheduler", traits: Schedulers.immediate.traits,
+        declarations: [
+            "S1": "Runs each task inline on the thread that schedules it, so tasks submitted from different threads run at the same time: serial per thread only.",
+            "S4": "Runs each task inline on the submitting thread: tasks from different threads share no ordering, so unsynchronised state races.",
+        ]
+    ) {
+        ConformanceSession(makeScheduler: { Schedulers.immediate })
+    }
+
+    public static let subscription = ConformanceBackend(
+        name: "SubscriptionScheduler", traits: Schedulers.subscription.traits,
+        declarations: [
+            "R2": "Runs work inline whenever a scheduler is current, so a recursive step rescheduled from inside a step runs on the stack (as RAC's subscriptionScheduler does).",
+            "R3": "Recursion from inside a step runs inline on the stack (see R2), so its bookkeeping is the stack itself.",
+        ]
+    ) {
+        ConformanceSession(makeScheduler: { Schedulers.subscription })
+    }
+
+    public static let dispatchQueue = ConformanceBackend(
+        name: "DispatchQueueScheduler",
+        traits: DispatchQueueScheduler(name: "conformance-traits").traits
+    ) {
+        ConformanceSession(makeScheduler: { DispatchQueueScheduler(name: "conformance") })
+    }
+
+    /// Every check gets a private pool of 2 threads, shut down when the check ends.
+    public static let threadPool = ConformanceBackend(
+        name: "ThreadPoolScheduler",
+        traits: [.serial, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads]
+    ) {
+        let pool = ThreadPool(threadCount: 2, name: "conformance-pool")
+        return ConformanceSession(makeScheduler: { pool.makeScheduler(name: "conformance") }, tearDown: { pool.shutdown() })
+    }
+
+    public static let operationQueue = ConformanceBackend(
+        name: "OperationQueueScheduler",
+        traits: OperationQueueScheduler(name: "conformance-traits").traits
+    ) {
+        ConformanceSession(makeScheduler: { OperationQueueScheduler(name: "conformance") })
+    }
+
+    public static let testScheduler = ConformanceBackend(
+        name: "TestScheduler", traits: TestScheduler().traits,
+        pendingWorkOnRelease: .dropped
+    ) {
+        ConformanceSession(makeScheduler: { TestScheduler(name: "conformance") })
+    }
+}

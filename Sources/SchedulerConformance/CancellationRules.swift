@@ -1,0 +1,237 @@
+import Foundation
+import SchedulerKit
+import Synchronization
+
+/// C: cancellation.
+enum CancellationRules {
+    static let all: [ConformanceRule] = [beforeStart, truthful, idempotent, promptRelease, droppingHandle, repeating]
+
+    static let beforeStart = ConformanceRule(
+        id: "C1", family: .cancellation,
+        statement: "A task cancelled before it starts never runs, and the cancel call says so; this holds for delayed work before it is due too.",
+        requires: .serial
+    ) { context in
+        let scheduler = context.makeScheduler()
+        let order = Shared<[String]>([])
+        let cancelResult = Shared<Bool?>(nil)
+        // Scheduled from inside a task, B and C cannot start before that task returns on a serial scheduler.
+        scheduler.schedule {
+            order.update { $0.append("A") }
+            let b = scheduler.schedule { order.update { $0.append("B") } }
+            scheduler.schedule { order.update { $0.append("C") } }
+            cancelResult.update { $0 = b.cancel() }
+        }
+        try context.waitUntil("task C", on: scheduler) { order.value.contains("C") }
+        try require(cancelResult.value == true, "cancel() of a task that had not started returned false")
+        try require(order.value == ["A", "C"], "ran \(order.value), expected [A, C]")
+        guard let timed = scheduler as? any TimedScheduler else { return "" }
+        let delayedRan = Counter()
+        let delayed = timed.schedule(at: timed.now + .milliseconds(200)) { delayedRan.increment() }
+        let cancelledDelayed = delayed.cancel()
+        let marker = Counter()
+        timed.schedule(at: timed.now + .milliseconds(250)) { marker.increment() }
+        try context.waitUntil("a later delayed task", on: scheduler) { marker.value == 1 }
+        try require(cancelledDelayed, "cancel() of delayed work 200 ms before it was due returned false")
+        try require(delayedRan.value == 0, "delayed work ran although cancel() returned true")
+        return ""
+    }
+
+    static let races = 100_000
+
+    static let truthful = ConformanceRule(
+        id: "C2", family: .cancellation,
+        statement: "cancel() returns true exactly when the task will never run, also when it races the task's start (100 000 races)."
+    ) { context in
+        let scheduler = context.makeScheduler()
+        let ran = Shared([Bool](repeating: false, count: races))
+        let cancelled = Shared([Bool](repeating: false, count: races))
+        let ranCount = Counter()
+        var falseCount = 0
+        var generator = SystemRandomNumberGenerator()
+        try context.whileDriven(scheduler) {
+            for batch in stride(from: 0, to: races, by: 1_000) {
+                var results = [Bool](repeating: false, count: 1_000)
+                for offset in 0..<1_000 {
+                    let race = batch + offset
+                    let handle = scheduler.schedule {
+                        ran.update { $0[race] = true }
+                        ranCount.increment()
+                    }
+                    // A short random head start moves the cancel across the task's start.
+                    for _ in 0..<Int.random(in: 0..<64, using: &generator) { _ = stackAddress() }
+                    results[offset] = handle.cancel()
+                    if !results[offset] { falseCount += 1 }
+                }
+                cancelled.update { $0.replaceSubrange(batch..<batch + 1_000, with: results) }
+                let expected = falseCount
+                try context.waitUntil("the \(grouped(expected)) tasks whose cancel() returned false", on: scheduler) {
+                    ranCount.value >= expected
+                }
+            }
+        }
+        usleep(20_000)
+        let ranFlags = ran.value
+        let cancelFlags = cancelled.value
+        for race in 0..<races where ranFlags[race] == cancelFlags[race] {
+            throw RuleFailure(ranFlags[race]
+                ? "cancel() returned true but the task ran (race \(grouped(race + 1)) of \(grouped(races)))"
+                : "cancel() returned false but the task never ran (race \(grouped(race + 1)) of \(grouped(races)))")
+        }
+        // After the task finished, cancel() must say it is too late.
+        let finished = Counter()
+        let handle = scheduler.schedule { finished.increment() }
+        try context.waitUntil("a last task", on: scheduler) { finished.value == 1 }
+        try require(!handle.cancel(), "cancel() returned true for a task that had already run")
+        try require(!handle.isCancelled, "isCancelled is true for a task that ran")
+        return "\(grouped(races - falseCount)) of \(grouped(races)) races cancelled in time"
+    }
+
+    static let idempotent = ConformanceRule(
+        id: "C3", family: .cancellation,
+        statement: "cancel() is idempotent and thread-safe: of 8 racing cancels at most one returns true, and cancelling a running or finished task returns false."
+    ) { context in
+        let scheduler = context.makeScheduler()
+        let tasks = 10_000, cancellers = 8
+        let ran = Shared([Bool](repeating: false, count: tasks))
+        let trues = Shared([Int](repeating: 0, count: tasks))
+        let handles = Shared<[any Cancellable]>([])
+        try context.whileDriven(scheduler) {
+            var made: [any Cancellable] = []
+            made.reserveCapacity(tasks)
+            for index in 0..<tasks { made.append(scheduler.schedule { ran.update { $0[index] = true } }) }
+            handles.update { $0 = made }
+            runProducers(cancellers) { canceller in
+                let all = handles.value
+                for step in 0..<tasks {
+                    let index = (step + canceller * tasks / cancellers) % tasks
+                    if all[index].cancel() { trues.update { $0[index] += 1 } }
+                }
+            }
+            try context.waitUntil("the tasks nobody cancelled", on: scheduler) {
+                let ranFlags = ran.value, counts = trues.value
+                return (0..<tasks).allSatisfy { ranFlags[$0] || counts[$0] > 0 }
+            }
+        }
+        usleep(20_000)
+        let ranFlags = ran.value, counts = trues.value
+        if let index = counts.firstIndex(where: { $0 > 1 }) {
+            throw RuleFailure("\(counts[index]) of \(cancellers) racing cancel() calls returned true (task \(grouped(index + 1)) of \(grouped(tasks)))")
+        }
+        if let index = (0..<tasks).first(where: { ranFlags[$0] && counts[$0] > 0 }) {
+            throw RuleFailure("cancel() returned true but the task ran (task \(grouped(index + 1)) of \(grouped(tasks)))")
+        }
+        let all = handles.value
+        if let index = (0..<tasks).first(where: { counts[$0] == 1 && !all[$0].isCancelled }) {
+            throw RuleFailure("isCancelled is false after cancel() returned true (task \(grouped(index + 1)))")
+        }
+        if let index = (0..<tasks).first(where: { ranFlags[$0] && all[$0].cancel() }) {
+            throw RuleFailure("cancel() returned true for a finished task (task \(grouped(index + 1)))")
+        }
+        // A running task: only where the task runs off the caller's stack, so the caller can cancel meanwhile.
+        guard context.backend.traits.contains(.asynchronous) || context.backend.traits.contains(.virtualTime) else {
+            return "running-task case not applicable: tasks run on the caller's stack"
+        }
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let result = try context.whileDriven(scheduler) { () throws -> Bool in
+            let handle = scheduler.schedule {
+                started.signal()
+                _ = wait(release)
+            }
+            try require(wait(started), "a task did not start within 30 s")
+            let result = handle.cancel()
+            release.signal()
+            return result
+        }
+        try require(!result, "cancel() returned true while the task was running")
+        return ""
+    }
+
+    static let promptRelease = ConformanceRule(
+        id: "C4", family: .cancellation,
+        statement: "Cancelling a task that has not started releases its closure and captures at once, not when the queue or the deadline reaches it.",
+        requires: .serial
+    ) { context in
+        let scheduler = context.makeScheduler()
+        let captures = LiveCount()
+        let releasedAfter = Shared<Duration?>(nil)
+        let failure = Shared<String?>(nil)
+        // From inside a task, so the cancelled task is still queued behind it while we watch.
+        try runAsTask(context, on: scheduler, "the watching task") {
+            var capture: Tracked? = captures.make()
+            let handle = scheduler.schedule { [capture] in capture?.touch() }
+            capture = nil
+            guard handle.cancel() else { return failure.update { $0 = "cancel() of a queued task returned false" } }
+            let took = poll(upTo: .seconds(2)) { captures.live == 0 }
+            if captures.live > 0 { failure.update { $0 = "a cancelled queued task still held its capture after 2 s" } }
+            releasedAfter.update { $0 = took }
+        }
+        if let message = failure.value { throw RuleFailure(message) }
+        var note = "queued: released after \(milliseconds(releasedAfter.value ?? .zero))"
+        guard let timed = scheduler as? any TimedScheduler else { return note }
+        var capture: Tracked? = captures.make()
+        let handle = timed.schedule(at: timed.now + .seconds(3_600)) { [capture] in capture?.touch() }
+        capture = nil
+        try require(handle.cancel(), "cancel() of a task due in an hour returned false")
+        let elapsed = poll(upTo: .seconds(2)) { captures.live == 0 }
+        try require(captures.live == 0, "a cancelled task due in an hour still held its capture after \(milliseconds(elapsed))")
+        note += "; due in 1 h: released after \(milliseconds(elapsed))"
+        return note
+    }
+
+    static let droppingHandle = ConformanceRule(
+        id: "C5", family: .cancellation,
+        statement: "Dropping a handle never cancels: one-shot, delayed and repeating work go on when nobody keeps the handle."
+    ) { context in
+        let scheduler = context.makeScheduler()
+        let ran = Counter()
+        _ = scheduler.schedule { ran.increment() }
+        try context.waitUntil("a task whose handle was dropped", on: scheduler) { ran.value == 1 }
+        guard let timed = scheduler as? any TimedScheduler else { return "" }
+        _ = timed.schedule(at: timed.now + .milliseconds(20)) { ran.increment() }
+        try context.waitUntil("delayed work whose handle was dropped", on: scheduler) { ran.value == 2 }
+        guard context.backend.traits.contains(.repeating) else { return "" }
+        let ticks = Counter()
+        let handle = WeakBox()
+        do {
+            let strong = timed.schedule(at: timed.now, every: .milliseconds(10)) {
+                // Stops itself through a weak reference, so the test never keeps the handle.
+                if ticks.increment() >= 3 { (handle.object as? any Cancellable)?.cancel() }
+            }
+            handle.set(strong as AnyObject)
+        }
+        try context.waitUntil("3 ticks of repeating work whose handle was dropped", on: scheduler) { ticks.value >= 3 }
+        return ""
+    }
+
+    static let repeating = ConformanceRule(
+        id: "C6", family: .cancellation,
+        statement: "Cancelling repeating work, from inside a tick or from another thread, stops every later tick.",
+        requires: [.timed, .repeating]
+    ) { context in
+        let scheduler = try context.makeTimedScheduler()
+        let interval = Duration.milliseconds(10)
+        // From inside the third tick.
+        let insideTicks = Counter()
+        let box = HandleBox()
+        let insideResult = Shared<Bool?>(nil)
+        box.set(scheduler.schedule(at: scheduler.now + .milliseconds(20), every: interval) {
+            if insideTicks.increment() == 3 { insideResult.update { $0 = box.value?.cancel() } }
+        })
+        try context.waitUntil("3 ticks", on: scheduler) { insideTicks.value >= 3 }
+        context.letTimePass(interval * 3, on: scheduler)
+        try require(insideResult.value == true, "cancel() from inside a tick returned \(String(describing: insideResult.value))")
+        try require(insideTicks.value == 3, "\(insideTicks.value - 3) ticks ran after cancel() from inside tick 3 returned true")
+        // From another thread.
+        let outsideTicks = Counter()
+        let handle = scheduler.schedule(at: scheduler.now, every: interval) { outsideTicks.increment() }
+        try context.waitUntil("3 ticks", on: scheduler) { outsideTicks.value >= 3 }
+        try require(handle.cancel(), "cancel() of live repeating work returned false")
+        let atCancel = outsideTicks.value
+        context.letTimePass(interval * 3, on: scheduler)
+        // One tick may have begun before cancel() returned and counted itself just after.
+        try require(outsideTicks.value <= atCancel + 1,
+                    "\(outsideTicks.value - atCancel) ticks started over 3 intervals after cancel() returned true")
+        try require(!handle.cancel(), "a second cancel() of repeating work returned true")
+        return ""
+    }
+}

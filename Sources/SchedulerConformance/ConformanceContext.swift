@@ -1,0 +1,256 @@
+import Foundation
+import SchedulerKit
+import Synchronization
+
+/// A scheduler whose time is virtual and moves only when driven (``TestScheduler`` and third-party equivalents).
+/// The V rules, and every other rule on a virtual-time backend, drive it through this protocol.
+public protocol VirtualTimeDriver: TimedScheduler {
+    func advance(by duration: Duration)
+    func advance(to target: SchedulerTime)
+    @discardableResult func step() -> Bool
+    @discardableResult func run(maxSteps: Int) -> TestScheduler.RunOutcome
+}
+
+extension TestScheduler: VirtualTimeDriver {}
+
+/// What a check gets: fresh schedulers of the backend under test, and ways to wait for them that also work on
+/// virtual time (where waiting means driving the clock, since nothing runs otherwise).
+public final class ConformanceContext: Sendable {
+    public let backend: ConformanceBackend
+    private let session: ConformanceSession
+
+    init(backend: ConformanceBackend, session: ConformanceSession) {
+        self.backend = backend
+        self.session = session
+    }
+
+    /// A fresh scheduler of the backend (the same instance again for singletons such as `Schedulers.immediate`).
+    public func makeScheduler() -> any Scheduler { session.makeScheduler() }
+
+    /// A fresh scheduler as a ``TimedScheduler``; a backend that claims `.timed` and is not one fails the check.
+    func makeTimedScheduler() throws -> any TimedScheduler {
+        let scheduler = makeScheduler()
+        guard let timed = scheduler as? any TimedScheduler else {
+            throw RuleFailure("\(type(of: scheduler)) claims the timed trait but is not a TimedScheduler")
+        }
+        return timed
+    }
+
+    /// Polls `condition` until it holds, for at most `timeout` (generous: it bounds correctness, not speed).
+    /// On a virtual-time scheduler each poll advances the clock by 1 ms instead of sleeping.
+    /// Returns the real time it took; throws "`what` did not happen within …" otherwise.
+    @discardableResult
+    func waitUntil(
+        _ what: @autoclosure () -> String, on scheduler: any Scheduler, timeout: Duration = .seconds(60),
+        _ condition: () -> Bool
+    ) throws -> Duration {
+        let started = ContinuousClock.now
+        let driver = scheduler as? any VirtualTimeDriver
+        var polls = 0
+        let maxPolls = Int(timeout.nanosecondsChecked() / 1_000_000)
+        while !condition() {
+            if let driver {
+                if polls >= maxPolls * 10 { throw RuleFailure("\(what()) did not happen within \(maxPolls * 10) virtual ms") }
+                driver.advance(by: .milliseconds(1))
+            } else {
+                if ContinuousClock.now - started > timeout {
+                    throw RuleFailure("\(what()) did not happen within \(milliseconds(timeout))")
+                }
+                sleepBriefly()
+            }
+            polls += 1
+        }
+        return ContinuousClock.now - started
+    }
+
+    /// Runs `body` while, on a virtual-time scheduler, a background thread keeps running whatever is due now,
+    /// so checks written for real schedulers (producers racing the scheduler) also exercise virtual time.
+    func whileDriven<R>(_ scheduler: any Scheduler, _ body: () throws -> R) rethrows -> R {
+        guard let driver = scheduler as? any VirtualTimeDriver else { return try body() }
+        let stop = Atomic<Bool>(false)
+        let stopped = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            while !stop.load(ordering: .acquiring) { driver.advance(by: .zero) }
+            stopped.signal()
+        }
+        thread.start()
+        defer {
+            stop.store(true, ordering: .releasing)
+            stopped.wait()
+        }
+        return try body()
+    }
+}
+
+/// Sleeps about a millisecond (polling interval of every wait in the kit).
+func sleepBriefly() { usleep(1_000) }
+
+/// Runs `body(index)` on `count` new threads released together behind a gate, and waits for all of them.
+/// Use more threads than cores so the scheduler sees real contention.
+func runProducers(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let ready = DispatchSemaphore(value: 0)
+    let go = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        Thread {
+            ready.signal()
+            go.wait()
+            body(index)
+            done.signal()
+        }.start()
+    }
+    for _ in 0..<count { ready.wait() }
+    for _ in 0..<count { go.signal() }
+    for _ in 0..<count { done.wait() }
+}
+
+/// This thread's id, to tell threads apart in checks.
+func currentThreadID() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
+}
+
+/// An atomic counter shared by a check and the tasks it schedules.
+final class Counter: Sendable {
+    private let atomic = Atomic<Int>(0)
+    @discardableResult func increment() -> Int { atomic.add(1, ordering: .acquiringAndReleasing).newValue }
+    @discardableResult func decrement() -> Int { atomic.subtract(1, ordering: .acquiringAndReleasing).newValue }
+    var value: Int { atomic.load(ordering: .acquiring) }
+}
+
+/// A value shared between a check and the tasks it schedules (a pthread-backed lock, so TSan sees the ordering).
+final class Shared<Value: Sendable>: Sendable {
+    private let locked: Locked<Value>
+    init(_ value: Value) { locked = Locked(value) }
+    var value: Value { locked.withLock { $0 } }
+    @discardableResult func update<R>(_ body: (inout Value) -> R) -> R { locked.withLock { body(&$0) } }
+}
+
+extension Shared where Value == [Int] {
+    func append(_ element: Int) { update { $0.append(element) } }
+}
+
+/// Counts live instances of ``Tracked``: a capture the check hands to a task, to see when the task lets go of it.
+final class LiveCount: Sendable {
+    let counter = Counter()
+    func make() -> Tracked { Tracked(self) }
+    var live: Int { counter.value }
+}
+
+final class Tracked: Sendable {
+    private let count: LiveCount
+    init(_ count: LiveCount) {
+        self.count = count
+        count.counter.increment()
+    }
+    func touch() {}
+    deinit { count.counter.decrement() }
+}
+
+/// The address of a byte on the caller's stack: comparing it across recursion steps shows stack growth.
+@inline(never)
+func stackAddress() -> UInt {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { UInt(bitPattern: $0.baseAddress) }
+}
+
+/// Watches stack depth per thread. Recursion checks stop as soon as any thread's stack grew by `limit` bytes,
+/// so a scheduler that recurses on the stack fails the check instead of crashing the process.
+final class StackProbe: Sendable {
+    static let limit: UInt = 64 * 1024
+    private let extremes = Locked<[UInt: (low: UInt, high: UInt)]>([:])
+    private let worst = Atomic<Int>(0)
+
+    /// Records this step's depth; returns false once the stack has grown by more than `limit` on this thread.
+    func sample() -> Bool {
+        let address = stackAddress()
+        let thread = currentThreadID()
+        let spread = extremes.withLock { extremes -> UInt in
+            var entry = extremes[thread] ?? (address, address)
+            entry.low = min(entry.low, address)
+            entry.high = max(entry.high, address)
+            extremes[thread] = entry
+            return entry.high - entry.low
+        }
+        worst.max(Int(spread), ordering: .relaxed)
+        return spread <= Self.limit
+    }
+
+    var worstSpread: Int { worst.load(ordering: .relaxed) }
+}
+
+/// Threads that are inside a `schedule(_:)` call right now (rule S5).
+final class InsideSchedule: Sendable {
+    private let threads = Locked<[UInt: Int]>([:])
+
+    func call<R>(_ body: () -> R) -> R {
+        let thread = currentThreadID()
+        threads.withLock { $0[thread, default: 0] += 1 }
+        defer { threads.withLock { $0[thread, default: 1] -= 1 } }
+        return body()
+    }
+
+    var thisThreadIsInside: Bool { threads.withLock { ($0[currentThreadID()] ?? 0) > 0 } }
+}
+
+/// Waits on a semaphore for at most `timeout`; false when it timed out.
+func wait(_ semaphore: DispatchSemaphore, timeout: Duration = .seconds(30)) -> Bool {
+    semaphore.wait(timeout: .now() + .nanoseconds(Int(timeout.nanosecondsChecked()))) == .success
+}
+
+/// Schedules `body` as a task of `scheduler` and waits until it ran (driving virtual time); throws if it never did.
+func runAsTask(_ context: ConformanceContext, on scheduler: any Scheduler, _ what: String,
+               _ body: @escaping @Sendable () -> Void) throws {
+    let finished = Atomic<Bool>(false)
+    scheduler.schedule {
+        body()
+        finished.store(true, ordering: .releasing)
+    }
+    try context.waitUntil(what, on: scheduler) { finished.load(ordering: .acquiring) }
+}
+
+/// A weak reference a check can share with tasks (to see whether something was freed, or to reach a handle
+/// without keeping it alive).
+final class WeakBox: Sendable {
+    private struct Reference { weak var object: AnyObject? }
+    private let reference: Locked<Reference>
+    init(_ object: AnyObject? = nil) { reference = Locked(Reference(object: object)) }
+    var object: AnyObject? { reference.withLock { $0.object } }
+    func set(_ object: AnyObject?) { reference.withLock { $0.object = object } }
+    var isNil: Bool { object == nil }
+}
+
+/// Holds a handle for tasks that must cancel themselves (set right after `schedule` returns).
+final class HandleBox: Sendable {
+    private let handle = Locked<(any Cancellable)?>(nil)
+    func set(_ value: any Cancellable) { handle.withLock { $0 = value } }
+    var value: (any Cancellable)? { handle.withLock { $0 } }
+}
+
+extension ConformanceContext {
+    /// Lets `duration` pass on the scheduler's clock: drives virtual time, sleeps on a real one.
+    func letTimePass(_ duration: Duration, on scheduler: any Scheduler) {
+        if let driver = scheduler as? any VirtualTimeDriver {
+            driver.advance(by: duration)
+        } else {
+            usleep(UInt32(duration.nanosecondsChecked() / 1_000))
+        }
+    }
+}
+
+/// Percentile of sorted values (nearest rank).
+func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
+    guard !sorted.isEmpty else { return 0 }
+    let rank = Int((p * Double(sorted.count - 1)).rounded())
+    return sorted[min(max(rank, 0), sorted.count - 1)]
+}
+
+/// Polls `condition` in real time, without driving any scheduler, for at most `timeout`; returns how long it took.
+@discardableResult
+func poll(upTo timeout: Duration, until condition: () -> Bool) -> Duration {
+    let start = ContinuousClock.now
+    while !condition() && ContinuousClock.now - start < timeout { usleep(200) }
+    return ContinuousClock.now - start
+}

@@ -1,0 +1,144 @@
+import Foundation
+import SchedulerKit
+
+/// The rule families of the conformance kit (BRIEF §4), in report order.
+public enum RuleFamily: String, CaseIterable, Sendable {
+    case serial = "S"
+    case cancellation = "C"
+    case currentScheduler = "K"
+    case recursion = "R"
+    case time = "T"
+    case virtualTime = "V"
+    case lifecycle = "L"
+
+    public var title: String {
+        switch self {
+        case .serial: "Serial execution and ordering"
+        case .cancellation: "Cancellation"
+        case .currentScheduler: "Current scheduler"
+        case .recursion: "Recursion"
+        case .time: "Time"
+        case .virtualTime: "Virtual time"
+        case .lifecycle: "Lifecycle"
+        }
+    }
+}
+
+/// One numbered promise a scheduler can keep, with the check that tests it through the public protocols only.
+public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
+    public let id: String
+    public let family: RuleFamily
+    /// One sentence: what a conforming scheduler guarantees.
+    public let statement: String
+    /// The rule applies only to backends with all of these traits.
+    public let requires: SchedulerTraits
+    /// The rule does not apply to backends with any of these traits (e.g. real-time rules on virtual time).
+    public let excludes: SchedulerTraits
+    /// Throws ``RuleFailure`` when the promise is broken; returns a note for the report (measurements), or "".
+    let check: @Sendable (ConformanceContext) throws -> String
+
+    public init(
+        id: String, family: RuleFamily, statement: String,
+        requires: SchedulerTraits = [], excludes: SchedulerTraits = [],
+        check: @escaping @Sendable (ConformanceContext) throws -> String
+    ) {
+        self.id = id
+        self.family = family
+        self.statement = statement
+        self.requires = requires
+        self.excludes = excludes
+        self.check = check
+    }
+
+    public func applies(to traits: SchedulerTraits) -> Bool {
+        traits.isSuperset(of: requires) && traits.isDisjoint(with: excludes)
+    }
+
+    public var description: String { id }
+}
+
+/// What happened when a rule met a backend.
+public enum RuleOutcome: Sendable, Equatable {
+    /// The check ran and found nothing wrong; the note carries measurements (may be empty).
+    case passed(note: String)
+    case failed(detail: String)
+    /// The backend says it does not keep this promise, and why. Never counted as passed.
+    case declared(reason: String)
+    /// The backend lacks a trait the rule needs.
+    case notApplicable
+
+    /// Short label used in reports: passed, failed, declared, n/a.
+    public var label: String {
+        switch self {
+        case .passed: "passed"
+        case .failed: "failed"
+        case .declared: "declared"
+        case .notApplicable: "n/a"
+        }
+    }
+
+    /// The detail column of the reports.
+    public var detail: String {
+        switch self {
+        case .passed(let note): note
+        case .failed(let detail): detail
+        case .declared(let reason): reason
+        case .notApplicable: ""
+        }
+    }
+
+    public var isFailure: Bool {
+        if case .failed = self { return true }
+        return false
+    }
+}
+
+/// The outcome of one rule on one backend, with the seconds the check took.
+public struct RuleResult: Sendable, CustomStringConvertible {
+    public let ruleID: String
+    public let backendName: String
+    public let outcome: RuleOutcome
+    public let seconds: Double
+
+    public init(ruleID: String, backendName: String, outcome: RuleOutcome, seconds: Double) {
+        self.ruleID = ruleID
+        self.backendName = backendName
+        self.outcome = outcome
+        self.seconds = seconds
+    }
+
+    public var description: String {
+        let detail = outcome.detail
+        return "\(ruleID) · \(backendName): \(outcome.label)" + (detail.isEmpty ? "" : " (\(detail))")
+    }
+}
+
+/// Thrown by a check when the scheduler broke the rule; `detail` says how, with numbers.
+public struct RuleFailure: Error, CustomStringConvertible {
+    public let detail: String
+    public init(_ detail: String) { self.detail = detail }
+    public var description: String { detail }
+}
+
+/// Fails the running check with `detail` unless `condition` holds.
+@inline(__always)
+func require(_ condition: Bool, _ detail: @autoclosure () -> String) throws {
+    if !condition { throw RuleFailure(detail()) }
+}
+
+/// "4 812" style grouping, so counts in failure details read like the issue's examples.
+func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var out = ""
+    for (index, character) in digits.enumerated() {
+        if index > 0 && (digits.count - index) % 3 == 0 { out.append(" ") }
+        out.append(character)
+    }
+    return value < 0 ? "-" + out : out
+}
+
+/// Milliseconds with two decimals, for notes and failure details.
+func milliseconds(_ duration: Duration) -> String {
+    let ms = Double(duration.nanosecondsChecked()) / 1e6
+    return String(format: "%.2f ms", ms)
+}

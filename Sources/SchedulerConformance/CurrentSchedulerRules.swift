@@ -1,0 +1,160 @@
+import Foundation
+import SchedulerKit
+import Synchronization
+
+/// K: the current scheduler (`Schedulers.current`).
+enum CurrentSchedulerRules {
+    static let all: [ConformanceRule] = [insideEveryTask, noLeak, nesting, noABA]
+
+    static let insideEveryTask = ConformanceRule(
+        id: "K1", family: .currentScheduler,
+        statement: "Inside every kind of task it runs (plain, delayed, repeating tick, recursive step) Schedulers.current is that scheduler.",
+        requires: .setsCurrent
+    ) { context in
+        let scheduler = context.makeScheduler()
+        let wrong = Shared<[String]>([])
+        let seen = Counter()
+        @Sendable func check(_ kind: String) {
+            if Schedulers.current !== scheduler { wrong.update { $0.append(kind) } }
+            seen.increment()
+        }
+        scheduler.schedule { check("plain task") }
+        var expected = 1
+        if let timed = scheduler as? any TimedScheduler {
+            timed.schedule(at: timed.now + .milliseconds(5)) { check("delayed task") }
+            expected += 1
+            if context.backend.traits.contains(.repeating) {
+                let box = HandleBox()
+                let ticks = Counter()
+                box.set(timed.schedule(at: timed.now + .milliseconds(5), every: .milliseconds(5)) {
+                    check("repeating tick")
+                    if ticks.increment() == 3 { box.value?.cancel() }
+                })
+                expected += 3
+            }
+        }
+        let steps = Counter()
+        scheduler.scheduleRecursive { reschedule in
+            check("recursive step")
+            if steps.increment() < 3 { reschedule() }
+        }
+        expected += 3
+        try context.waitUntil("\(expected) tasks of every kind", on: scheduler) { seen.value >= expected }
+        let kinds = wrong.value
+        try require(kinds.isEmpty, "Schedulers.current was not the scheduler in: \(Set(kinds).sorted().joined(separator: ", "))")
+        return ""
+    }
+
+    static let noLeak = ConformanceRule(
+        id: "K2", family: .currentScheduler,
+        statement: "The current scheduler never leaks: after a task, its thread reads nil again, so another scheduler's task or a raw Dispatch block on the same threads sees the right value.",
+        requires: .setsCurrent
+    ) { context in
+        let a = context.makeScheduler(), b = context.makeScheduler()
+        let rounds = 10_000
+        let wrong = Shared<[String]>([])
+        let done = Counter()
+        @Sendable func expect(_ label: String, _ scheduler: (any Scheduler)?) {
+            let current = Schedulers.current
+            let right = scheduler.map { current === $0 } ?? (current == nil)
+            if !right { wrong.update { $0.append(label) } }
+            done.increment()
+        }
+        context.whileDriven(a) {
+            for _ in 0..<rounds {
+                a.schedule { expect("a task of A read another scheduler", a) }
+                b.schedule { expect("a task of B read another scheduler", b) }
+                DispatchQueue.global().async { expect("a raw Dispatch block read a scheduler", nil) }
+                if Schedulers.current != nil { wrong.update { $0.append("the submitting thread read a scheduler after schedule returned") } }
+            }
+        }
+        // Waiting drives A; on virtual time B needs driving too.
+        try context.waitUntil("\(grouped(rounds * 3)) tasks", on: a) {
+            (b as? any VirtualTimeDriver)?.advance(by: .zero)
+            return done.value >= rounds * 3
+        }
+        let found = wrong.value
+        try require(found.isEmpty, "\(grouped(found.count)) of \(grouped(rounds * 3)) reads were wrong; first: \(found.first ?? "")")
+        return ""
+    }
+
+    static let nesting = ConformanceRule(
+        id: "K3", family: .currentScheduler,
+        statement: "Hopping A→B→A records [A, B, A], and after each schedule call returns, the caller's current scheduler is what it was before.",
+        requires: .setsCurrent
+    ) { context in
+        let a = context.makeScheduler(), b = context.makeScheduler()
+        let outer = OuterMarker()
+        let trail = Shared<[String]>([])
+        @Sendable func label() -> String {
+            let current = Schedulers.current
+            if current == nil { return "nil" }
+            if current === a { return "A" }
+            if current === b { return "B" }
+            if current === outer { return "outer" }
+            return "another scheduler"
+        }
+        Schedulers.performAsCurrent(outer) {
+            a.schedule {
+                trail.record("A")
+                b.schedule {
+                    trail.record("B")
+                    a.schedule { trail.record("A") }
+                    trail.record("after → A: \(label())")
+                }
+                trail.record("after → B: \(label())")
+            }
+            trail.record("after → A (outside): \(label())")
+        }
+        try context.waitUntil("the A→B→A chain", on: a) {
+            (b as? any VirtualTimeDriver)?.advance(by: .zero)
+            return trail.value.filter { !$0.hasPrefix("after") }.count >= 3
+        }
+        let hops = trail.value.filter { !$0.hasPrefix("after") }
+        let restores = trail.value.filter { $0.hasPrefix("after") }
+        // A singleton backend hands out one instance, so there "B" reads as A.
+        let expectedRestores = ["after → A (outside): outer", "after → B: A", "after → A: \(b === a ? "A" : "B")"]
+        try require(hops == ["A", "B", "A"], "recorded \(hops), expected [A, B, A]")
+        let wrong = restores.filter { !expectedRestores.contains($0) }
+        try require(wrong.isEmpty, "current not restored: \(wrong.joined(separator: "; "))")
+        return ""
+    }
+
+    static let noABA = ConformanceRule(
+        id: "K4", family: .currentScheduler,
+        statement: "Over 100 create/destroy cycles, a task never sees an earlier (possibly freed) scheduler as current, even at a reused address.",
+        requires: .setsCurrent
+    ) { context in
+        let cycles = 100
+        let wrong = Shared<[Int]>([])
+        for cycle in 0..<cycles {
+            let scheduler = context.makeScheduler()
+            let seen = Counter()
+            scheduler.schedule {
+                if Schedulers.current !== scheduler { wrong.append(cycle) }
+                seen.increment()
+            }
+            try context.waitUntil("the task of cycle \(cycle)", on: scheduler) { seen.value == 1 }
+            let raw = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                if Schedulers.current != nil { wrong.append(cycle) }
+                raw.signal()
+            }
+            try require(wait(raw), "a raw Dispatch block did not run within 30 s")
+        }
+        let found = wrong.value
+        try require(found.isEmpty, "a stale scheduler was current in \(found.count) of \(cycles) cycles (first: cycle \(found.first ?? 0))")
+        return ""
+    }
+}
+
+/// Stands for "some other scheduler's task is running here" in K3; it never runs anything itself.
+final class OuterMarker: Scheduler {
+    let name = "outer-marker"
+    var traits: SchedulerTraits { [] }
+    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable { ScheduledWork.alreadyCancelled() }
+}
+
+extension Shared where Value == [String] {
+    func record(_ element: String) { update { $0.append(element) } }
+}

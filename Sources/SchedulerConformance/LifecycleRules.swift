@@ -1,0 +1,189 @@
+import Foundation
+import SchedulerKit
+import Synchronization
+
+/// L: lifecycle (shutdown and release).
+enum LifecycleRules {
+    static let all: [ConformanceRule] = [exactlyOnce, refusedAfterShutdown, idempotentShutdown, farTimers, releasedWithPending]
+
+    static func makeShutdownScheduler(_ context: ConformanceContext) throws -> any ShutdownScheduler {
+        let scheduler = context.makeScheduler()
+        guard let shutdown = scheduler as? any ShutdownScheduler else {
+            throw RuleFailure("\(type(of: scheduler)) claims the shutdown trait but is not a ShutdownScheduler")
+        }
+        return shutdown
+    }
+
+    /// Calls `shutdown()` on another thread, so a hang fails the check instead of the whole run; returns its duration.
+    static func shutDown(_ scheduler: any ShutdownScheduler, timeout: Duration = .seconds(30)) throws -> Duration {
+        let done = DispatchSemaphore(value: 0)
+        let started = ContinuousClock.now
+        Thread {
+            scheduler.shutdown()
+            done.signal()
+        }.start()
+        try require(wait(done, timeout: timeout), "shutdown() did not return within \(milliseconds(timeout))")
+        return ContinuousClock.now - started
+    }
+
+    static let exactlyOnce = ConformanceRule(
+        id: "L1", family: .lifecycle,
+        statement: "Every accepted task ends exactly once, as ran or as cancelled, also when shutdown comes in the middle of 10 000 submissions from 4 threads.",
+        requires: .shutdown
+    ) { context in
+        let scheduler = try makeShutdownScheduler(context)
+        let timed = scheduler as? any TimedScheduler
+        let perProducer = 2_500, producers = 4, total = perProducer * producers
+        let runs = Shared([Int](repeating: 0, count: total))
+        let handles = Shared([(any Cancellable)?](repeating: nil, count: total))
+        // The producer that makes this submission shuts the scheduler down while the others keep submitting, so
+        // shutdown lands in the middle of the stream however the threads are scheduled.
+        let shutdownAfter = Int.random(in: 1..<total / 2)
+        let submitted = Counter()
+        let shutdownReturned = DispatchSemaphore(value: 0)
+        runProducers(producers) { producer in
+            for offset in 0..<perProducer {
+                let index = producer * perProducer + offset
+                let work: @Sendable () -> Void = { runs.update { $0[index] += 1 } }
+                let handle: any Cancellable
+                if let timed, offset % 2 == 1 {
+                    handle = timed.schedule(at: timed.now + .microseconds(Int64(offset % 50) * 100), work)
+                } else {
+                    handle = scheduler.schedule(work)
+                }
+                handles.update { $0[index] = handle }
+                if submitted.increment() == shutdownAfter {
+                    scheduler.shutdown()
+                    shutdownReturned.signal()
+                }
+            }
+        }
+        try require(wait(shutdownReturned), "shutdown() did not return within 30 s")
+        usleep(50_000)
+        let ranCounts = runs.value
+        let all = handles.value.compactMap { $0 }
+        if let twice = ranCounts.firstIndex(where: { $0 > 1 }) {
+            throw RuleFailure("task \(grouped(twice + 1)) ran \(ranCounts[twice]) times")
+        }
+        var ran = 0, cancelled = 0, neither = 0, both = 0
+        for (index, handle) in all.enumerated() {
+            switch (ranCounts[index] == 1, handle.isCancelled) {
+            case (true, false): ran += 1
+            case (false, true): cancelled += 1
+            case (false, false): neither += 1
+            case (true, true): both += 1
+            }
+        }
+        try require(neither == 0 && both == 0,
+                    "of \(grouped(total)) tasks \(grouped(ran)) ran, \(grouped(cancelled)) were cancelled, \(grouped(neither)) neither ran nor were cancelled, \(grouped(both)) both (shutdown after \(grouped(shutdownAfter)) submissions)")
+        return "shutdown after \(grouped(shutdownAfter)) submissions: \(grouped(ran)) ran, \(grouped(cancelled)) cancelled"
+    }
+
+    static let refusedAfterShutdown = ConformanceRule(
+        id: "L2", family: .lifecycle,
+        statement: "After shutdown, schedule returns an already-cancelled handle at once and the work never runs; nothing is silently dropped.",
+        requires: .shutdown
+    ) { context in
+        let scheduler = try makeShutdownScheduler(context)
+        _ = try shutDown(scheduler)
+        try require(scheduler.isShutDown, "isShutDown is false after shutdown() returned")
+        let ran = Counter()
+        var handles = [("plain", scheduler.schedule { ran.increment() })]
+        if let timed = scheduler as? any TimedScheduler {
+            handles.append(("delayed", timed.schedule(at: timed.now + .milliseconds(1)) { ran.increment() }))
+            if context.backend.traits.contains(.repeating) {
+                handles.append(("repeating", timed.schedule(at: timed.now, every: .milliseconds(1)) { ran.increment() }))
+            }
+        }
+        let notCancelled = handles.filter { !$0.1.isCancelled }.map(\.0)
+        try require(notCancelled.isEmpty, "after shutdown, \(notCancelled.joined(separator: ", ")) work got a handle that is not cancelled")
+        try require(handles.allSatisfy { !$0.1.cancel() }, "cancel() of a refused handle returned true")
+        usleep(20_000)
+        try require(ran.value == 0, "\(ran.value) tasks scheduled after shutdown ran")
+        return ""
+    }
+
+    static let idempotentShutdown = ConformanceRule(
+        id: "L3", family: .lifecycle,
+        statement: "shutdown is idempotent, and calling it from one of the scheduler's own tasks returns without deadlock.",
+        requires: .shutdown
+    ) { context in
+        let scheduler = try makeShutdownScheduler(context)
+        let returned = DispatchSemaphore(value: 0)
+        scheduler.schedule {
+            scheduler.shutdown()
+            returned.signal()
+        }
+        try require(wait(returned), "shutdown() called from the scheduler's own task did not return within 30 s")
+        try require(scheduler.isShutDown, "isShutDown is false after shutdown() from a task")
+        let again = try shutDown(scheduler)
+        let thrice = try shutDown(scheduler)
+        return "repeat calls took \(milliseconds(again)) and \(milliseconds(thrice))"
+    }
+
+    static let farTimers = ConformanceRule(
+        id: "L4", family: .lifecycle,
+        statement: "Far-future timers do not delay shutdown, and afterwards the scheduler and every capture of its pending work are freed.",
+        requires: [.shutdown, .timed]
+    ) { context in
+        let captures = LiveCount()
+        let released = WeakBox()
+        let took: Duration
+        do {
+            let scheduler = try makeShutdownScheduler(context)
+            guard let timed = scheduler as? any TimedScheduler else { throw RuleFailure("not a TimedScheduler") }
+            released.set(scheduler)
+            for _ in 0..<100 {
+                let capture = captures.make()
+                timed.schedule(at: timed.now + .seconds(3_600)) { capture.touch() }
+            }
+            if context.backend.traits.contains(.repeating) {
+                let capture = captures.make()
+                timed.schedule(at: timed.now + .seconds(3_600), every: .seconds(3_600)) { capture.touch() }
+            }
+            took = try shutDown(scheduler)
+        }
+        try require(took < .seconds(5), "shutdown() with timers due in an hour took \(milliseconds(took))")
+        poll(upTo: .seconds(2)) { captures.live == 0 && released.isNil }
+        try require(captures.live == 0, "\(captures.live) of the far timers' captures were still alive 2 s after shutdown")
+        try require(released.isNil, "the scheduler was still alive 2 s after shutdown and its last reference was dropped")
+        return "shutdown took \(milliseconds(took))"
+    }
+
+    static let releasedWithPending = ConformanceRule(
+        id: "L5", family: .lifecycle,
+        statement: "Releasing a scheduler with pending work never crashes or leaks: its work either runs or is dropped as the backend declares, and then the scheduler and captures are freed."
+    ) { context in
+        let captures = LiveCount()
+        let ran = Counter()
+        let released = WeakBox()
+        let probe = context.makeScheduler()
+        let singleton = probe === context.makeScheduler()
+        let tasks: Int
+        do {
+            let scheduler = context.makeScheduler()
+            if !singleton { released.set(scheduler) }
+            let capture = captures.make()
+            for _ in 0..<100 { scheduler.schedule { capture.touch(); ran.increment() } }
+            var count = 100
+            if let timed = scheduler as? any TimedScheduler {
+                for _ in 0..<10 { timed.schedule(at: timed.now + .milliseconds(20)) { capture.touch(); ran.increment() } }
+                count += 10
+            }
+            tasks = count
+        }
+        let policy = context.backend.pendingWorkOnRelease
+        switch policy {
+        case .runs:
+            poll(upTo: .seconds(10)) { ran.value == tasks }
+            try require(ran.value == tasks, "declared that pending work runs, but \(ran.value) of \(tasks) tasks ran within 10 s of the release")
+        case .dropped:
+            usleep(50_000)
+            try require(ran.value == 0, "declared that pending work is dropped, but \(ran.value) of \(tasks) tasks ran")
+        }
+        poll(upTo: .seconds(2)) { captures.live == 0 && released.isNil }
+        try require(captures.live == 0, "the pending work's capture was still alive 2 s after the work \(policy == .runs ? "ran" : "was dropped")")
+        try require(released.isNil, "the released scheduler was still alive 2 s later")
+        return "pending work \(policy.rawValue)" + (singleton ? "; shared instance, never released" : "")
+    }
+}

@@ -1,2 +1,0 @@
-// The conformance rules (BRIEF §4) live here.
-import SchedulerKit

@@ -1,0 +1,199 @@
+import Foundation
+import SchedulerKit
+import Synchronization
+
+/// T: time. Every check is one-sided (never early); lateness is reported, never failed on.
+enum TimeRules {
+    static let all: [ConformanceRule] = [neverEarly, monotonic, dueNow, equalDeadlines, fairness, fixedRate, honestTraits]
+
+    static let neverEarly = ConformanceRule(
+        id: "T1", family: .time,
+        statement: "Delayed work never starts before its deadline on the scheduler's own clock (2 000 tasks due within 20 ms).",
+        requires: .timed
+    ) { context in
+        let scheduler = try context.makeTimedScheduler()
+        let count = 2_000
+        let lateness = Shared<[Int64]>([])
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<count {
+            let deadline = scheduler.now + .nanoseconds(Int64.random(in: 0..<20_000_000, using: &generator))
+            scheduler.schedule(at: deadline) {
+                let late = scheduler.now.nanoseconds - deadline.nanoseconds
+                lateness.update { $0.append(late) }
+            }
+        }
+        try context.waitUntil("\(grouped(count)) delayed tasks", on: scheduler) { lateness.value.count == count }
+        let sorted = lateness.value.sorted()
+        let early = sorted.filter { $0 < 0 }
+        try require(early.isEmpty, "\(grouped(early.count)) of \(grouped(count)) tasks started early, the earliest \(milliseconds(.nanoseconds(-sorted[0]))) before its deadline")
+        let p99 = percentile(sorted, 0.99)
+        let soft = p99 > 50_000_000 ? " (p99 above 50 ms: a loaded machine or a slow timer)" : ""
+        return "lateness p50 \(milliseconds(.nanoseconds(percentile(sorted, 0.5)))), p99 \(milliseconds(.nanoseconds(p99))), max \(milliseconds(.nanoseconds(sorted.last ?? 0)))\(soft)"
+    }
+
+    static let monotonic = ConformanceRule(
+        id: "T2", family: .time,
+        statement: "The scheduler's clock is monotonic, never the wall clock: now never goes backwards on any thread, a real clock keeps pace with CLOCK_MONOTONIC, and a virtual one stands still until driven.",
+        requires: .timed
+    ) { context in
+        let scheduler = try context.makeTimedScheduler()
+        let backwards = Shared<[String]>([])
+        runProducers(4) { thread in
+            var previous = scheduler.now
+            for read in 0..<25_000 {
+                let now = scheduler.now
+                if now < previous { backwards.update { $0.append("thread \(thread), read \(read): \(previous.duration(to: now))") } }
+                previous = now
+            }
+        }
+        try require(backwards.value.isEmpty, "now went backwards \(backwards.value.count) times; first: \(backwards.value[0])")
+        let monotonicBefore = SchedulerTime.monotonicNow()
+        let first = scheduler.now
+        usleep(20_000)
+        let second = scheduler.now
+        let monotonicElapsed = SchedulerTime.monotonicNow() - monotonicBefore
+        let elapsed = second - first
+        if context.backend.traits.contains(.virtualTime) {
+            try require(elapsed == .zero, "virtual now moved by \(milliseconds(elapsed)) while nobody drove it")
+            return ""
+        }
+        try require(elapsed >= .milliseconds(20) && elapsed <= monotonicElapsed,
+                    "over a 20 ms sleep now moved by \(milliseconds(elapsed)) while CLOCK_MONOTONIC moved by \(milliseconds(monotonicElapsed))")
+        return ""
+    }
+
+    static let dueNow = ConformanceRule(
+        id: "T3", family: .time,
+        statement: "Work due now or in the past behaves like schedule at the moment of the call: it keeps FIFO order with plain work.",
+        requires: [.timed, .serial]
+    ) { context in
+        let scheduler = try context.makeTimedScheduler()
+        let order = Shared<[Int]>([])
+        let count = 300
+        // Submitted from inside a task, so the whole sequence is queued before any of it runs.
+        scheduler.schedule {
+            for index in 0..<count {
+                switch index % 3 {
+                case 0: scheduler.schedule { order.append(index) }
+                case 1: scheduler.schedule(at: scheduler.now) { order.append(index) }
+                default: scheduler.schedule(at: .zero) { order.append(index) }
+                }
+            }
+        }
+        try context.waitUntil("\(count) tasks", on: scheduler) { order.value.count == count }
+        let ran = order.value
+        if let bad = ran.indices.first(where: { ran[$0] != $0 }) {
+            let kinds = ["plain", "due now", "due in the past"]
+            throw RuleFailure("task \(ran[bad]) (\(kinds[ran[bad] % 3])) ran in place \(bad) of \(count)")
+        }
+        return ""
+    }
+
+    static let equalDeadlines = ConformanceRule(
+        id: "T4", family: .time,
+        statement: "Tasks run by deadline, then submission order: 1 000 tasks with one deadline run FIFO.",
+        requires: .timed
+    ) { context in
+        let scheduler = try context.makeTimedScheduler()
+        let count = 1_000
+        let order = Shared<[Int]>([])
+        let deadline = scheduler.now + .milliseconds(50)
+        for index in 0..<count { scheduler.schedule(at: deadline) { order.append(index) } }
+        try context.waitUntil("\(grouped(count)) tasks", on: scheduler) { order.value.count == count }
+        let ran = order.value
+        let inversions = zip(ran, ran.dropFirst()).filter { $0 > $1 }.count
+        try require(inversions == 0, "\(grouped(inversions)) of \(grouped(count - 1)) neighbours ran out of order (first ran: \(ran.prefix(5)))")
+        return ""
+    }
+
+    static let fairness = ConformanceRule(
+        id: "T5", family: .time,
+        statement: "A due timer fires while plain work keeps re-enqueueing itself, and plain work is never held behind far-future timers.",
+        requires: .timed, excludes: .virtualTime
+    ) { context in
+        let scheduler = try context.makeTimedScheduler()
+        let timerFired = Atomic<Bool>(false)
+        let chainSteps = Counter()
+        let chainStopped = Atomic<Bool>(false)
+        let chainStart = ContinuousClock.now
+        @Sendable func chain() {
+            if timerFired.load(ordering: .acquiring) || ContinuousClock.now - chainStart > .seconds(10) {
+                return chainStopped.store(true, ordering: .releasing)
+            }
+            chainSteps.increment()
+            scheduler.schedule { chain() }
+        }
+        scheduler.schedule(at: scheduler.now + .milliseconds(10)) { timerFired.store(true, ordering: .releasing) }
+        scheduler.schedule { chain() }
+        try context.waitUntil("the self-re-enqueueing chain to stop", on: scheduler, timeout: .seconds(20)) {
+            chainStopped.load(ordering: .acquiring)
+        }
+        try require(timerFired.load(ordering: .acquiring),
+                    "a timer due in 10 ms had not fired after \(grouped(chainSteps.value)) self-re-enqueued tasks over 10 s")
+        let note = "timer fired after \(grouped(chainSteps.value)) chain steps"
+        // Plain work next to far-future timers.
+        let far = (0..<1_000).map { _ in scheduler.schedule(at: scheduler.now + .seconds(3_600)) {} }
+        let ran = Counter()
+        scheduler.schedule { ran.increment() }
+        let took = try context.waitUntil("plain work queued behind 1 000 far-future timers", on: scheduler) { ran.value == 1 }
+        for handle in far { handle.cancel() }
+        return note + "; plain work beside 1 000 far timers ran after \(milliseconds(took))"
+    }
+
+    static let fixedRate = ConformanceRule(
+        id: "T6", family: .time,
+        statement: "Repeating work keeps a fixed rate: no tick early, no drift from tick duration, ticks never overlap, and missed ticks are coalesced rather than fired in a burst.",
+        requires: [.repeating, .fixedRate], excludes: .virtualTime
+    ) { context in
+        let scheduler = try context.makeTimedScheduler()
+        let interval: Int64 = 20_000_000, ticks = 60, longTick = 20
+        let starts = Shared<[Int64]>([])
+        let longTickEnd = Shared<Int64>(0)
+        let inFlight = Counter(), overlaps = Counter()
+        let box = HandleBox()
+        let start = scheduler.now + .milliseconds(20)
+        box.set(scheduler.schedule(at: start, every: .nanoseconds(interval)) {
+            if inFlight.increment() != 1 { overlaps.increment() }
+            let began = scheduler.now
+            let index = starts.update { $0.append(began.nanoseconds - start.nanoseconds); return $0.count }
+            // Every tick works 7 ms (a fixed-delay timer would drift by it); one tick overruns 3.5 intervals.
+            let busy: Int64 = index == longTick ? interval * 7 / 2 : 7_000_000
+            while scheduler.now.nanoseconds - began.nanoseconds < busy {}
+            if index == longTick { longTickEnd.update { $0 = scheduler.now.nanoseconds - start.nanoseconds } }
+            inFlight.decrement()
+            if index == ticks { box.value?.cancel() }
+        })
+        try context.waitUntil("\(ticks) ticks", on: scheduler, timeout: .seconds(30)) { starts.value.count >= ticks }
+        let offsets = starts.value
+        try require(overlaps.value == 0, "\(overlaps.value) ticks started while the previous tick was running")
+        if let early = offsets.indices.first(where: { offsets[$0] < Int64($0) * interval }) {
+            throw RuleFailure("tick \(early + 1) started \(milliseconds(.nanoseconds(Int64(early) * interval - offsets[early]))) before its slot")
+        }
+        let end = longTickEnd.value
+        let burst = offsets.filter { $0 >= end && $0 < end + interval }.count
+        try require(burst <= 2, "\(burst) ticks started within one interval after a tick overran 3.5 intervals (missed ticks fired in a burst)")
+        // Fixed rate keeps each tick near its grid slot; a fixed delay of 7 ms per tick spreads the phase evenly
+        // over the interval (median near 10 ms), so a median phase above 8 ms means the ticks drift.
+        let phases = offsets.map { $0 % interval }.sorted()
+        let medianPhase = percentile(phases, 0.5)
+        try require(medianPhase <= interval * 4 / 10,
+                    "median tick phase is \(milliseconds(.nanoseconds(medianPhase))) into the 20 ms interval: ticks drift off the fixed-rate grid")
+        return "median phase \(milliseconds(.nanoseconds(medianPhase))), \(burst) tick(s) right after the overrun"
+    }
+
+    static let honestTraits = ConformanceRule(
+        id: "T7", family: .time,
+        statement: "Traits match the API: a scheduler offers delayed work only if it claims the timed trait (no running at once and pretending), shutdown only with the shutdown trait, virtual time only with a driver."
+    ) { context in
+        let scheduler = context.makeScheduler()
+        let traits = context.backend.traits
+        var mismatches: [String] = []
+        if traits.contains(.timed) != (scheduler is any TimedScheduler) { mismatches.append("timed trait vs TimedScheduler") }
+        if traits.contains(.shutdown) != (scheduler is any ShutdownScheduler) { mismatches.append("shutdown trait vs ShutdownScheduler") }
+        if traits.contains(.virtualTime) != (scheduler is any VirtualTimeDriver) { mismatches.append("virtual-time trait vs VirtualTimeDriver") }
+        if traits.contains(.fixedRate) && !traits.contains(.repeating) { mismatches.append("fixed-rate without repeating") }
+        if traits.contains(.asynchronous) && traits.contains(.trampoline) { mismatches.append("asynchronous and trampoline") }
+        try require(mismatches.isEmpty, "traits [\(traits)] do not match \(type(of: scheduler)): \(mismatches.joined(separator: "; "))")
+        return ""
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import SchedulerKit
+import Synchronization
+
+/// V: virtual time, for schedulers driven by a test (``VirtualTimeDriver``).
+enum VirtualTimeRules {
+    static let all: [ConformanceRule] = [
+        nothingUntilDriven, advanceOrder, addedDuringAdvance, stepRunsOne, clockForward,
+        missedTicks, boundedRun, noDeadlock, randomDeadlines,
+    ]
+
+    static func makeDriver(_ context: ConformanceContext) throws -> any VirtualTimeDriver {
+        let scheduler = context.makeScheduler()
+        guard let driver = scheduler as? any VirtualTimeDriver else {
+            throw RuleFailure("\(type(of: scheduler)) claims virtual time but is not a VirtualTimeDriver")
+        }
+        return driver
+    }
+
+    static let nothingUntilDriven = ConformanceRule(
+        id: "V1", family: .virtualTime,
+        statement: "Nothing runs and the clock does not move until a test calls advance, step or run.",
+        requires: .virtualTime
+    ) { context in
+        let scheduler = try makeDriver(context)
+        let ran = Counter()
+        let before = scheduler.now
+        scheduler.schedule { ran.increment() }
+        scheduler.schedule(at: before) { ran.increment() }
+        scheduler.schedule(at: before, every: .seconds(1)) { ran.increment() }
+        usleep(50_000)
+        try require(ran.value == 0, "\(ran.value) tasks ran before the scheduler was driven")
+        try require(scheduler.now == before, "now moved by \(scheduler.now - before) without being driven")
+        scheduler.advance(by: .zero)
+        try require(ran.value == 3, "advance(by: 0) ran \(ran.value) of 3 tasks due now")
+        return ""
+    }
+
+    static let advanceOrder = ConformanceRule(
+        id: "V2", family: .virtualTime,
+        statement: "advance(to: t) runs everything due by t in (due time, submission) order with now equal to each task's due time while it runs, leaves later work alone, and ends with now == t.",
+        requires: .virtualTime
+    ) { context in
+        let scheduler = try makeDriver(context)
+        let origin = scheduler.now
+        let record = Shared<[(index: Int, due: SchedulerTime, now: SchedulerTime)]>([])
+        var expected: [(index: Int, due: SchedulerTime)] = []
+        for index in 0..<200 {
+            let due = origin + .milliseconds((index * 7) % 50)
+            expected.append((index, due))
+            scheduler.schedule(at: due) { record.update { $0.append((index, due, scheduler.now)) } }
+        }
+        let late = Counter()
+        scheduler.schedule(at: origin + .milliseconds(61)) { late.increment() }
+        let target = origin + .milliseconds(60)
+        scheduler.advance(to: target)
+        let ran = record.value
+        let order = expected.sorted { ($0.due, $0.index) < ($1.due, $1.index) }.map(\.index)
+        try require(ran.map(\.index) == order, "ran out of (due, submission) order; first difference at place \(zip(ran.map(\.index), order).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? ran.count)")
+        if let wrong = ran.first(where: { $0.now != $0.due }) {
+            throw RuleFailure("task \(wrong.index) due at \(wrong.due - origin) saw now = \(wrong.now - origin)")
+        }
+        try require(late.value == 0, "work due after t ran")
+        try require(scheduler.now == target, "advance(to:) ended with now = \(scheduler.now - origin), expected 60 ms")
+        let emptyTarget = target + .seconds(5)
+        scheduler.advance(to: emptyTarget)
+        try require(scheduler.now == emptyTarget, "advance(to:) with nothing due did not move now to t")
+        return ""
+    }
+
+    static let addedDuringAdvance = ConformanceRule(
+        id: "V3", family: .virtualTime,
+        statement: "Work added during an advance and due by its target runs in the same advance.",
+        requires: .virtualTime
+    ) { context in
+        let scheduler = try makeDriver(context)
+        let origin = scheduler.now
+        let seen = Shared<[Int64]>([])
+        @Sendable func mark() { seen.update { $0.append((scheduler.now - origin).nanosecondsChecked() / 1_000_000) } }
+        scheduler.schedule(at: origin + .milliseconds(1)) {
+            mark()
+            scheduler.schedule { mark() }
+            scheduler.schedule(at: scheduler.now + .milliseconds(2)) { mark() }
+            scheduler.schedule(at: scheduler.now + .milliseconds(10)) { mark() }
+        }
+        scheduler.advance(to: origin + .milliseconds(5))
+        try require(seen.value == [1, 1, 3], "saw tasks at \(seen.value) ms, expected [1, 1, 3]")
+        return ""
+    }
+
+    static let stepRunsOne = ConformanceRule(
+        id: "V4", family: .virtualTime,
+        statement: "step() runs exactly one task (the earliest) and does nothing on an empty scheduler; advance(by: 0) runs work due now.",
+        requires: .virtualTime
+    ) { context in
+        let scheduler = try makeDriver(context)
+        try require(!scheduler.step(), "step() on an empty scheduler reported that it ran a task")
+        let order = Shared<[Int]>([])
+        for index in 0..<3 { scheduler.schedule(at: scheduler.now + .seconds(3 - index)) { order.append(index) } }
+        try require(scheduler.step(), "step() with 3 tasks pending reported none")
+        try require(order.value == [2], "one step ran \(order.value), expected [2] (the earliest)")
+        scheduler.schedule { order.append(9) }
+        scheduler.advance(by: .zero)
+        try require(order.value == [2, 9], "advance(by: 0) ran \(order.value.dropFirst()), expected the task due now")
+        return ""
+    }
+
+    static let clockForward = ConformanceRule(
+        id: "V5", family: .virtualTime,
+        statement: "The virtual clock never goes backwards: work scheduled in the past runs at the current now, and now never decreases from one task to the next.",
+        requires: .virtualTime
+    ) { context in
+        let scheduler = try makeDriver(context)
+        scheduler.advance(by: .seconds(10))
+        let ten = scheduler.now
+        let seen = Shared<[SchedulerTime]>([])
+        scheduler.schedule(at: .zero) { seen.update { $0.append(scheduler.now) } }
+        scheduler.schedule(at: ten - .seconds(5)) { seen.update { $0.append(scheduler.now) } }
+        scheduler.schedule(at: ten + .seconds(1)) { seen.update { $0.append(scheduler.now) } }
+        scheduler.advance(by: .seconds(2))
+        let times = seen.value
+        try require(times.count == 3, "\(times.count) of 3 tasks ran")
+        try require(times[0] >= ten && times[1] >= ten, "past-due work saw now = \(times[0] - ten), \(times[1] - ten) relative to the time it was scheduled")
+        try require(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "now went backwards between tasks: \(times.map { $0 - ten })")
+        return ""
+    }
+
+    static let missedTicks = ConformanceRule(
+        id: "V6", family: .virtualTime,
+        statement: "Repeating work fires every tick an advance passes over (1 000 ticks for 1 000 s at 1 s), and equal ticks run in creation order.",
+        requires: [.virtualTime, .repeating]
+    ) { context in
+        let scheduler = try makeDriver(context)
+        let order = Shared<[Int]>([])
+        let start = scheduler.now + .seconds(1)
+        let first = scheduler.schedule(at: start, every: .seconds(1)) { order.append(0) }
+        let second = scheduler.schedule(at: start, every: .seconds(1)) { order.append(1) }
+        scheduler.advance(by: .seconds(1_000))
+        first.cancel()
+        second.cancel()
+        let ticks = order.value
+        try require(ticks.count == 2_000, "\(grouped(ticks.count)) ticks of 2 timers over 1 000 s, expected 2 000")
+        let alternating = ticks.enumerated().allSatisfy { $0.element == $0.offset % 2 }
+        try require(alternating, "ticks due at the same time did not run in creation order: \(ticks.prefix(6))…")
+        return ""
+    }
+
+    static let boundedRun = ConformanceRule(
+        id: "V7", family: .virtualTime,
+        statement: "run(maxSteps:) drains finite work and says so, and stops after maxSteps, saying so, when a repeating timer would never end.",
+        requires: [.virtualTime, .repeating]
+    ) { context in
+        let scheduler = try makeDriver(context)
+        for index in 0..<5 { scheduler.schedule(at: scheduler.now + .seconds(index)) {} }
+        let drained = scheduler.run(maxSteps: 100)
+        try require(drained == .drained(steps: 5), "run(maxSteps: 100) over 5 tasks returned \(drained)")
+        let handle = scheduler.schedule(at: scheduler.now, every: .seconds(1)) {}
+        let stopped = scheduler.run(maxSteps: 100)
+        handle.cancel()
+        guard case .stoppedEarly(let steps, let pending) = stopped, steps == 100, pending >= 1 else {
+            throw RuleFailure("run(maxSteps: 100) with an endless timer returned \(stopped)")
+        }
+        return ""
+    }
+
+    static let noDeadlock = ConformanceRule(
+        id: "V8", family: .virtualTime,
+        statement: "Ten threads may schedule and cancel while an advance runs, and actions run with no internal lock held, so an action can wait for another thread that uses the scheduler.",
+        requires: .virtualTime
+    ) { context in
+        let scheduler = try makeDriver(context)
+        let blocked = Counter()
+        let actionsRan = Counter()
+        // Each action waits for another thread that schedules, cancels and reads now on the same scheduler.
+        for _ in 0..<20 {
+            scheduler.schedule(at: scheduler.now + .milliseconds(1)) {
+                let helped = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    scheduler.schedule(at: scheduler.now + .seconds(1)) {}.cancel()
+                    _ = scheduler.now
+                    helped.signal()
+                }
+                if !wait(helped, timeout: .seconds(5)) { blocked.increment() }
+                actionsRan.increment()
+            }
+        }
+        let advanced = DispatchSemaphore(value: 0)
+        Thread {
+            while actionsRan.value < 20 { scheduler.advance(by: .milliseconds(1)) }
+            advanced.signal()
+        }.start()
+        runProducers(10) { _ in
+            for index in 0..<1_000 {
+                let handle = scheduler.schedule(at: scheduler.now + .milliseconds(index % 3)) {}
+                if index % 2 == 0 { handle.cancel() }
+            }
+        }
+        try require(wait(advanced, timeout: .seconds(30)), "the advancing thread did not finish within 30 s (deadlock?)")
+        try require(blocked.value == 0, "\(blocked.value) of 20 actions could not get another thread to use the scheduler within 5 s (a lock is held while actions run)")
+        scheduler.advance(by: .seconds(1))
+        return ""
+    }
+
+    static let randomDeadlines = ConformanceRule(
+        id: "V9", family: .virtualTime,
+        statement: "20 000 random deadlines (many equal) run in (deadline, submission) order.",
+        requires: .virtualTime
+    ) { context in
+        let scheduler = try makeDriver(context)
+        let count = 20_000
+        let origin = scheduler.now
+        let ran = Shared<[Int]>([])
+        var dues: [Int64] = []
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<count {
+            let due = Int64.random(in: 0..<5_000, using: &generator)
+            dues.append(due)
+            scheduler.schedule(at: origin + .milliseconds(due)) { ran.append(index) }
+        }
+        scheduler.advance(by: .seconds(5))
+        let order = ran.value
+        try require(order.count == count, "\(grouped(order.count)) of \(grouped(count)) tasks ran")
+        let expected = (0..<count).sorted { (dues[$0], $0) < (dues[$1], $1) }
+        let wrong = zip(order, expected).filter { $0 != $1 }.count
+        try require(wrong == 0, "\(grouped(wrong)) of \(grouped(count)) tasks ran out of (deadline, submission) order")
+        return ""
+    }
+}

@@ -1,0 +1,62 @@
+import SchedulerConformance
+import Testing
+
+extension Conformance {
+    /// Every SchedulerKit scheduler against every rule that applies to it; declared rules appear as their own cases.
+    @Suite struct BuiltIn {
+        @Test("Built-in backend keeps the rule, or declares it does not", arguments: ConformanceCase.cases(ConformanceBackend.builtIn))
+        func rule(_ pair: ConformanceCase) {
+            let result = pair.backend.evaluate(pair.rule)
+            switch result.outcome {
+            case .passed:
+                #expect(pair.declaration == nil)
+            case .failed(let detail):
+                Issue.record("\(pair.rule.id) · \(pair.backend.name): \(detail)")
+            case .declared(let reason):
+                // A declaration is reported as such, never as a pass; it must say why.
+                #expect(reason == pair.declaration && !reason.isEmpty, "\(pair.rule.id) · \(pair.backend.name): declaration without a reason")
+            case .notApplicable:
+                Issue.record("\(pair.rule.id) · \(pair.backend.name): listed as a case but not applicable")
+            }
+        }
+    }
+
+    @Suite struct Matrix {
+        @Test("Every declaration names a rule the backend would otherwise be checked against")
+        func declarationsAreReal() {
+            for backend in ConformanceBackend.builtIn {
+                for (id, reason) in backend.declarations {
+                    let rule = ConformanceRules.rule(id)
+                    #expect(rule != nil, "\(backend.name) declares unknown rule \(id)")
+                    #expect(rule.map { $0.applies(to: backend.traits) } ?? false, "\(backend.name) declares \(id), which does not apply to it anyway")
+                    #expect(!reason.isEmpty)
+                }
+            }
+        }
+
+        @Test("Rule ids are unique and every family has rules")
+        func ruleIDs() {
+            let ids = ConformanceRules.all.map(\.id)
+            #expect(Set(ids).count == ids.count)
+            for family in RuleFamily.allCases {
+                #expect(ConformanceRules.all.contains { $0.family == family }, "no rule in family \(family.rawValue)")
+            }
+        }
+
+        /// What is not applicable where, so a trait change that silently drops rules shows up here.
+        @Test("Not-applicable cells follow from traits", arguments: ConformanceBackend.builtIn.map(\.name))
+        func notApplicable(_ name: String) throws {
+            let backend = try #require(ConformanceBackend.builtIn.first { $0.name == name })
+            let skipped = ConformanceRules.all.filter { backend.outcomeWithoutRunning($0) == .notApplicable }.map(\.id)
+            let expected: [String: [String]] = [
+                "ImmediateScheduler": ["S5", "S7", "C6", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4"],
+                "SubscriptionScheduler": ["S1", "S2", "S3", "S4", "S5", "S7", "C1", "C4", "C6", "K1", "K2", "K3", "K4", "R1", "R4", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4"],
+                "DispatchQueueScheduler": ["R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4"],
+                "ThreadPoolScheduler": ["R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9"],
+                "OperationQueueScheduler": ["R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4"],
+                "TestScheduler": ["S5", "S7", "R1", "T5", "T6", "L1", "L2", "L3", "L4"],
+            ]
+            #expect(skipped == expected[name], "\(name): not applicable \(skipped)")
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import SchedulerConformance
+import SchedulerKit
+
+/// Negative control for V: a virtual clock that runs tasks by due time but, among equal due times, newest first
+/// (an unstable heap, as in RAC's test scheduler and swift-composable-architecture#94).
+final class TieReversingVirtualClock: VirtualTimeDriver {
+    let name = "tie-reversing"
+    var traits: SchedulerTraits { [.serial, .timed, .repeating, .fixedRate, .virtualTime, .setsCurrent] }
+
+    private enum Entry {
+        case once(ScheduledWork)
+        case tick(RepeatingWork, interval: Duration)
+    }
+    private struct State {
+        var now = SchedulerTime.zero
+        /// Distinct due times, latest first, so the earliest is popped from the end.
+        var dues: [SchedulerTime] = []
+        /// Per due time, a stack: the last one added runs first.
+        var buckets: [SchedulerTime: [Entry]] = [:]
+
+        mutating func insert(_ entry: Entry, at due: SchedulerTime) {
+            if buckets[due] == nil {
+                var low = 0, high = dues.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if dues[middle] > due { low = middle + 1 } else { high = middle }
+                }
+                dues.insert(due, at: low)
+            }
+            buckets[due, default: []].append(entry)
+        }
+
+        mutating func popDue(by limit: SchedulerTime) -> (SchedulerTime, Entry)? {
+            guard let due = dues.last, due <= limit, let entry = buckets[due]?.popLast() else { return nil }
+            if buckets[due]!.isEmpty {
+                buckets[due] = nil
+                dues.removeLast()
+            }
+            now = max(now, due)
+            return (due, entry)
+        }
+    }
+    private let state = Locked(State())
+
+    var now: SchedulerTime { state.withLock { $0.now } }
+
+    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable { schedule(at: .zero, work) }
+
+    func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        let task = ScheduledWork(work)
+        state.withLock { $0.insert(.once(task), at: max(deadline, $0.now)) }
+        return task
+    }
+
+    func schedule(at start: SchedulerTime, every interval: Duration, leeway: Duration,
+                  _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        let repeating = RepeatingWork(work)
+        state.withLock { $0.insert(.tick(repeating, interval: interval), at: max(start, $0.now)) }
+        return repeating
+    }
+
+    func advance(by duration: Duration) { advance(to: now + duration) }
+
+    func advance(to target: SchedulerTime) {
+        while runNext(by: target) {}
+        state.withLock { $0.now = max($0.now, target) }
+    }
+
+    func step() -> Bool { runNext(by: .distantFuture) }
+
+    func run(maxSteps: Int) -> TestScheduler.RunOutcome {
+        var steps = 0
+        while steps < maxSteps, runNext(by: .distantFuture) { steps += 1 }
+        let pending = state.withLock { $0.buckets.values.reduce(0) { $0 + $1.count } }
+        return pending == 0 || steps < maxSteps ? .drained(steps: steps) : .stoppedEarly(steps: steps, pending: pending)
+    }
+
+    private func runNext(by limit: SchedulerTime) -> Bool {
+        while let (due, entry) = state.withLock({ $0.popDue(by: limit) }) {
+            switch entry {
+            case .once(let task):
+                if Schedulers.performAsCurrent(self, { task.run() }) { return true }
+            case .tick(let repeating, let interval):
+                if Schedulers.performAsCurrent(self, { repeating.runTick() }) {
+                    state.withLock { $0.insert(.tick(repeating, interval: interval), at: due + interval) }
+                    return true
+                }
+            }
+        }
+        return false
+    }
+}
