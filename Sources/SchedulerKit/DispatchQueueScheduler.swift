@@ -1,10 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Foundation
 
 /// RAC's `RACTargetQueueScheduler` in Swift: a private serial queue whose target is any queue (serial even when
 /// the target is concurrent).
 ///
-/// - Plain work is one `async` of a closure that runs the task node: one allocation beyond raw Dispatch.
+/// - Plain work: the task node goes into a lock-free FIFO (``TaskQueue``) and the queue gets one `async` of a
+///   block made once per scheduler, which runs the oldest node. The serial queue runs those blocks in order, so the
+///   n-th block runs the n-th node; scheduling allocates only the node (raw `async` allocates a block per call).
 /// - Delayed work waits in a (deadline, sequence) heap behind one Dispatch timer armed at the earliest deadline,
 ///   because `asyncAfter` runs equal deadlines in no particular order. Deadlines are on `CLOCK_MONOTONIC`, which is
 ///   Dispatch's uptime clock, never the wall clock.
@@ -16,6 +21,11 @@ public final class DispatchQueueScheduler: TimedScheduler {
     /// The private serial queue tasks run on.
     public let queue: DispatchQueue
     private let timers = Locked(DelayedWork())
+    /// Nodes waiting for their `async`; the serial queue is the single consumer.
+    private let pending = TaskQueue()
+    /// Runs the oldest pending node. Made once: a block stored as a block is only retained by `async`, not copied.
+    /// nonisolated(unsafe): written once in `init`, before the scheduler is shared, and only read afterwards.
+    nonisolated(unsafe) private var runOldest: (@Sendable @convention(block) () -> Void)!
 
     private struct DelayedWork {
         var queue = TimerQueue<ScheduledWork>()
@@ -33,6 +43,8 @@ public final class DispatchQueueScheduler: TimedScheduler {
     public init(name: String, targetQueue: DispatchQueue? = nil, qos: DispatchQoS = .unspecified) {
         self.name = name
         self.queue = DispatchQueue(label: name, qos: qos, target: targetQueue ?? .global())
+        // unowned(unsafe): every `async` of this block holds a +1 on the scheduler until the block has run.
+        runOldest = { [unowned(unsafe) self] in self.runOldestPending() }
     }
 
     public var now: SchedulerTime { .monotonicNow() }
@@ -45,9 +57,20 @@ public final class DispatchQueueScheduler: TimedScheduler {
     }
 
     private func enqueue(_ task: ScheduledWork) {
-        queue.async { [self] in
-            _ = Schedulers.performAsCurrent(self) { task.run() }
+        _ = pending.push(task)
+        _ = Unmanaged.passRetained(self)  // pending work keeps the scheduler alive; released by the block
+        queue.async(execute: runOldest)
+    }
+
+    private func runOldestPending() {
+        defer { Unmanaged.passUnretained(self).release() }
+        var task = pending.pop()
+        while task == nil {
+            // Every block follows a completed push, so a node is there; a concurrent push is still linking it.
+            sched_yield()
+            task = pending.pop()
         }
+        _ = Schedulers.performAsCurrent(self) { task!.run() }
     }
 
     @discardableResult

@@ -11,6 +11,8 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
     private enum State: UInt8 { case pending, running, finished, cancelled }
     private let state: Atomic<UInt8>
     private var work: (@Sendable () -> Void)?
+    /// The link of ``TaskQueue`` (the pool's lock-free queue), so queueing a task allocates nothing more.
+    let queueNext = Atomic<Unmanaged<ScheduledWork>?>(nil)
 
     public init(_ work: @escaping @Sendable () -> Void) {
         self.state = Atomic(State.pending.rawValue)
@@ -22,10 +24,17 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         self.work = nil
     }
 
-    /// A handle whose work already ran (immediate and inline schedulers return it).
-    public static func finished() -> ScheduledWork { ScheduledWork(state: .finished) }
-    /// A handle that is already cancelled (a shut-down pool returns it).
-    public static func alreadyCancelled() -> ScheduledWork { ScheduledWork(state: .cancelled) }
+    /// A handle whose work already ran (immediate and inline schedulers return it). Shared: its state never changes,
+    /// so returning it costs no allocation.
+    public static func finished() -> ScheduledWork { finishedHandle }
+    /// A handle that is already cancelled (a shut-down pool returns it). Shared, like ``finished()``.
+    public static func alreadyCancelled() -> ScheduledWork { cancelledHandle }
+
+    /// A fresh handle in the finished state (``TaskQueue``'s private stub node).
+    static func makeFinished() -> ScheduledWork { ScheduledWork(state: .finished) }
+
+    private static let finishedHandle = ScheduledWork(state: .finished)
+    private static let cancelledHandle = ScheduledWork(state: .cancelled)
 
     @discardableResult
     public func cancel() -> Bool {

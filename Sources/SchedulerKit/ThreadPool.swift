@@ -8,31 +8,36 @@ import Synchronization
 
 // Design
 //
-// One lock (a pthread mutex with a condition variable) guards everything a pool shares: the FIFO of *ready*
-// schedulers (those with queued work that no worker holds), each scheduler's task queue, the timer heap, and the
-// counts of sleeping workers. A serial scheduler is in the ready FIFO or held by exactly one worker, never both, so
-// its tasks never overlap and run in queue order. A worker pops the first ready scheduler, takes up to `batchLimit`
-// of its tasks, releases the lock, runs them with `Schedulers.current` set, and re-takes the lock: the scheduler
-// goes to the back of the ready FIFO if it still has work (one busy scheduler cannot starve the others) or becomes
-// idle. No lock is held while user work runs.
+// Queues. Each serial scheduler has a lock-free multi-producer, single-consumer task queue (``TaskQueue``) with an
+// ownership flag: the producer that finds the queue idle takes ownership and puts the scheduler in the pool's
+// *ready* FIFO; a worker pops the scheduler from that FIFO, runs up to `batchLimit` of its tasks with
+// `Schedulers.current` set, and then either puts it back at the end of the FIFO (more work: one busy scheduler
+// cannot starve the others) or gives ownership back. Only the owner consumes a queue, so a scheduler's tasks never
+// overlap and run in queue order. Scheduling is therefore one allocation (the node, which is also the handle), one
+// atomic exchange and one store; the pool's lock (a pthread mutex with a condition variable) is taken only when a
+// scheduler goes from idle to ready, and guards the ready FIFO, the timer heap and the sleeper count. No lock is
+// held while user work runs.
 //
 // Hand-off without a wake-up: a worker that runs out of ready schedulers first *spins* for a bounded time (at most
-// one spinner at a time, `sched_yield` between looks) before it sleeps on the condition variable. `schedule` signals
-// a sleeper only when it makes a scheduler ready and no worker is spinning. A ping-pong between two schedulers thus
-// bounces between a running and a spinning worker and never waits for a futex wake. Correctness does not rest on
-// the spinner: a worker re-checks the ready FIFO under the lock before it sleeps, and a producer that saw no spinner
-// signals, so no ready work is left with every worker asleep.
+// one spinner at a time, `sched_yield` between looks) before it sleeps on the condition variable. A scheduler made
+// ready signals a sleeper only when no worker is spinning. A ping-pong between two schedulers thus bounces between a
+// running and a spinning worker and never waits for a futex wake. Correctness does not rest on the spinner: a
+// worker re-checks the ready FIFO under the lock before it sleeps, a producer that saw no spinner signals, and a
+// worker that takes a scheduler while others are still ready and nobody spins signals a sleeper, so ready work never
+// waits on a worker whose task blocks (say, on work of another scheduler).
 //
 // Timers: one (deadline, sequence) heap. Workers move due entries into their schedulers' queues at the top of each
 // loop, so timers are not starved by busy schedulers and immediate work is never held behind far-future timers;
 // sleepers wait with a time-out at the earliest deadline (on CLOCK_MONOTONIC). Repeating work re-arms itself on the
 // fixed-rate grid after each tick ran, so ticks never overlap and missed ticks coalesce.
 //
-// Shutdown: under the lock, mark the pool shut down and take every queued task and timer; outside it, cancel them
-// all (exactly once: the task's own atomic state decides ran vs cancelled), wake every worker, and join them (or
-// detach them when called from a pool thread, so shutdown from a pool task cannot deadlock). Scheduling afterwards
-// returns an already-cancelled handle. Pending work keeps its scheduler and the pool alive; worker threads hold only
-// the core, so a pool nobody references any more shuts itself down in `deinit`.
+// Shutdown: under the lock, mark the pool shut down and take the ready FIFO and the timers; outside it, cancel every
+// queued task and timer (exactly once: the task's own atomic state decides ran vs cancelled), wake every worker, and
+// join them (or detach them when called from a pool thread, so shutdown from a pool task cannot deadlock). A
+// producer that takes ownership of an idle queue after shutdown, and a worker that finishes a batch after it, cancel
+// what the queue holds; scheduling afterwards returns an already-cancelled handle. Pending work keeps its scheduler
+// and the pool alive; worker threads hold only the core, so a pool nobody references any more shuts itself down in
+// `deinit`.
 
 /// A fixed set of worker threads (lock + condition variable) over which many serial ``ThreadPoolScheduler``s are
 /// multiplexed.
@@ -68,8 +73,7 @@ public final class ThreadPool: Sendable {
 }
 
 /// What worker threads reference (not the public ``ThreadPool``, so that the pool can be released and shut down).
-// @unchecked Sendable: every `var` below is read and written only with `lock` held; `spinning` and `readyHint`
-// are atomics.
+// @unchecked Sendable: every `var` below is read and written only with `lock` held; the rest are atomics.
 final class ThreadPoolCore: @unchecked Sendable {
     let threadCount: Int
     let name: String
@@ -79,6 +83,9 @@ final class ThreadPoolCore: @unchecked Sendable {
     private var sleeping = 0
     private var shutDown = false
     private var threads: [pthread_t] = []
+
+    /// `shutDown`, readable without the lock by producers (a stale false is caught when they take the lock).
+    private let isShutDownFlag = Atomic<Bool>(false)
 
     /// Number of workers spinning for work (at most one).
     private let spinning = Atomic<Int>(0)
@@ -111,17 +118,28 @@ final class ThreadPoolCore: @unchecked Sendable {
     /// Appends `task` to `scheduler`'s queue; false if the pool is shut down. With `afterDueTimers` (work whose
     /// deadline has passed), timers that came due earlier are queued first, so equal deadlines stay FIFO.
     func enqueue(_ task: ScheduledWork, on scheduler: ThreadPoolScheduler, afterDueTimers: Bool = false) -> Bool {
+        if isShutDownFlag.load(ordering: .acquiring) { return false }
+        if afterDueTimers {
+            lock.lock()
+            let wake = !timers.isEmpty && moveDueTimers()
+            lock.unlock()
+            if wake { lock.signal() }
+        }
+        if scheduler.queue.push(task) { makeReady(scheduler) }
+        return true
+    }
+
+    /// The caller owns `scheduler`'s queue: put it in the ready FIFO (or, after shutdown, cancel what it holds).
+    private func makeReady(_ scheduler: ThreadPoolScheduler) {
         lock.lock()
         if shutDown {
             lock.unlock()
-            return false
+            cancelQueued(on: scheduler)
+            return
         }
-        if afterDueTimers && !timers.isEmpty { moveDueTimers() }
-        scheduler.queue.append(task)
-        let wake = !scheduler.isScheduled && makeReady(scheduler)
+        let wake = appendReady(scheduler)
         lock.unlock()
         if wake { lock.signal() }
-        return true
     }
 
     /// Adds a timer entry; false if the pool is shut down.
@@ -147,9 +165,9 @@ final class ThreadPoolCore: @unchecked Sendable {
         return timers.takeSequence()
     }
 
-    /// Lock held. Puts an idle scheduler in the ready FIFO; returns whether a sleeper should be signalled.
-    private func makeReady(_ scheduler: ThreadPoolScheduler) -> Bool {
-        scheduler.isScheduled = true
+    /// Lock held. Puts a scheduler whose queue the caller owns in the ready FIFO; returns whether a sleeper should
+    /// be signalled.
+    private func appendReady(_ scheduler: ThreadPoolScheduler) -> Bool {
         ready.append(scheduler)
         readyHint.add(1, ordering: .relaxed)
         return sleeping > 0 && spinning.load(ordering: .relaxed) == 0
@@ -159,8 +177,6 @@ final class ThreadPoolCore: @unchecked Sendable {
 
     private func workerLoop() {
         ThreadState.forThisThread.pool = self
-        var batch: [ScheduledWork] = []
-        batch.reserveCapacity(Self.batchLimit)
         var justSpun = false
         lock.lock()
         while true {
@@ -168,16 +184,22 @@ final class ThreadPoolCore: @unchecked Sendable {
             if let scheduler = ready.popFirst() {
                 readyHint.subtract(1, ordering: .relaxed)
                 justSpun = false
-                for _ in 0..<min(Self.batchLimit, scheduler.queue.count) {
-                    batch.append(scheduler.queue.removeFirst())
-                }
+                // More ready work and nobody spinning for it: pass the wake-up on, so that work never waits on a
+                // worker whose task blocks (e.g. on work of another scheduler).
+                if !ready.isEmpty && sleeping > 0 && spinning.load(ordering: .relaxed) == 0 { lock.signal() }
                 lock.unlock()
-                Schedulers.performAsCurrent(scheduler) {
-                    for task in batch { task.run() }
-                }
-                batch.removeAll(keepingCapacity: true)
+                let more = runBatch(of: scheduler)
                 lock.lock()
-                finishTurn(of: scheduler)
+                if more {
+                    if shutDown {
+                        lock.unlock()
+                        cancelQueued(on: scheduler)
+                        lock.lock()
+                    } else {
+                        ready.append(scheduler)
+                        readyHint.add(1, ordering: .relaxed)
+                    }
+                }
                 continue
             }
             if shutDown { break }
@@ -197,21 +219,25 @@ final class ThreadPoolCore: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Lock held. After a worker's turn: back of the FIFO if more work is queued, else idle (or cancelled at shutdown).
-    private func finishTurn(of scheduler: ThreadPoolScheduler) {
-        if scheduler.queue.isEmpty {
-            scheduler.isScheduled = false
-        } else if shutDown {
-            let left = scheduler.queue
-            scheduler.queue.removeAll()
-            scheduler.isScheduled = false
-            lock.unlock()
-            for task in left { task.cancel() }
-            lock.lock()
-        } else {
-            ready.append(scheduler)
-            readyHint.add(1, ordering: .relaxed)
+    /// Runs up to `batchLimit` tasks of a scheduler whose queue this worker owns. Returns true if it still owns the
+    /// queue (more work), false once it has given ownership back.
+    private func runBatch(of scheduler: ThreadPoolScheduler) -> Bool {
+        Schedulers.performAsCurrent(scheduler) {
+            var ran = 0
+            while ran < Self.batchLimit {
+                guard let task = scheduler.queue.pop() else { return scheduler.queue.relinquish() }
+                task.run()
+                ran += 1
+            }
+            return true
         }
+    }
+
+    /// The caller owns `scheduler`'s queue and the pool is shut down: cancel everything in it, then give it back.
+    private func cancelQueued(on scheduler: ThreadPoolScheduler) {
+        repeat {
+            while let task = scheduler.queue.pop() { task.cancel() }
+        } while scheduler.queue.relinquish()
     }
 
     /// Bounded: at most `spinLimit` looks, yielding the processor between them.
@@ -223,20 +249,19 @@ final class ThreadPoolCore: @unchecked Sendable {
         }
     }
 
-    /// Lock held. Moves every due timer into its scheduler's queue, in (deadline, sequence) order.
-    private func moveDueTimers() {
+    /// Lock held. Moves every due timer into its scheduler's queue, in (deadline, sequence) order. Returns whether
+    /// a sleeper should be signalled (a worker calling this pops next, and passes wake-ups on itself).
+    @discardableResult
+    private func moveDueTimers() -> Bool {
         let now = SchedulerTime.monotonicNow()
-        var woke = false
+        var wake = false
         while let entry = timers.popDue(at: now) {
             let (scheduler, task) = entry.payload.task(due: entry.deadline, core: self)
             guard let task else { continue }
-            scheduler.queue.append(task)
-            if !scheduler.isScheduled, makeReady(scheduler), !woke, ready.count > 1 {
-                woke = true
-                lock.signal()
-            }
+            if scheduler.queue.push(task) { wake = appendReady(scheduler) || wake }
         }
         earliestTimer.store(timers.earliestDeadline?.nanoseconds ?? .max, ordering: .relaxed)
+        return wake
     }
 
     /// After a repeating tick ran: arm the next tick on the fixed-rate grid.
@@ -257,12 +282,8 @@ final class ThreadPoolCore: @unchecked Sendable {
             return
         }
         shutDown = true
-        var queued: [ScheduledWork] = []
-        for scheduler in ready {
-            queued.append(contentsOf: scheduler.queue)
-            scheduler.queue.removeAll()
-            scheduler.isScheduled = false
-        }
+        isShutDownFlag.store(true, ordering: .releasing)
+        let owned = ready
         ready.removeAll()
         readyHint.store(0, ordering: .relaxed)
         let pendingTimers = timers.removeAll()
@@ -272,7 +293,7 @@ final class ThreadPoolCore: @unchecked Sendable {
         lock.broadcast()
         lock.unlock()
         // Outside the lock: dropping closures may run arbitrary deinit code.
-        for task in queued { task.cancel() }
+        for scheduler in owned { cancelQueued(on: scheduler) }
         for timer in pendingTimers { timer.cancel() }
         let onPoolThread = ThreadState.forThisThread.pool === self
         for thread in workers {

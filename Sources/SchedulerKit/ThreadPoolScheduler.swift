@@ -1,5 +1,3 @@
-import DequeModule
-
 /// A scheduler that can be shut down: what it has not started is cancelled, and later work is refused.
 public protocol ShutdownScheduler: Scheduler {
     /// Idempotent; safe to call from one of the scheduler's own tasks.
@@ -12,13 +10,11 @@ public protocol ShutdownScheduler: Scheduler {
 /// Tasks never overlap and run in submission order; delayed and repeating work share the pool's timer heap.
 /// Scheduling allocates one node, which is also the handle. Pending work keeps the scheduler (and its pool)
 /// alive and runs; ``shutdown()`` shuts the *whole pool* down, cancelling what has not started.
-// @unchecked Sendable: `queue` and `isScheduled` are read and written only with the pool's lock held.
-public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler, @unchecked Sendable {
+public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
     public let name: String
     public let pool: ThreadPool
-    var queue = Deque<ScheduledWork>()
-    /// In the pool's ready FIFO or held by a worker.
-    var isScheduled = false
+    /// Its tasks, consumed by whichever worker owns the queue (see ``TaskQueue``).
+    let queue = TaskQueue()
 
     init(pool: ThreadPool, name: String) {
         self.pool = pool

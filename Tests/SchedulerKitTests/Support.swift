@@ -67,3 +67,13 @@ final class Flag: Sendable {
 
 /// Sleeps the calling thread (for "nothing more happens" checks, never for speed).
 func pause(milliseconds: Int) { usleep(useconds_t(milliseconds * 1_000)) }
+
+/// `eventually` for async tests: sleeps with `Task.sleep`, so it never blocks a cooperative thread.
+func eventuallyAsync(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return condition()
+}

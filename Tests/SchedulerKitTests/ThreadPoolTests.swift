@@ -170,3 +170,61 @@ import Testing
         await #expect(processExitsWith: .failure) { _ = ThreadPool(threadCount: 0) }
     }
 }
+
+@Suite struct ThreadPoolHandOffTests {
+    /// A task that blocks until another scheduler's task has run must not starve it while a worker sleeps.
+    @Test func aBlockedTaskDoesNotStrandReadyWorkOfAnotherScheduler() {
+        for round in 0..<200 {
+            let pool = ThreadPool(threadCount: 2, name: "hand-off")
+            let a = pool.makeScheduler(name: "a")
+            let b = pool.makeScheduler(name: "b")
+            // Right after a task, its worker spins for more work while the other sleeps: the risky moment.
+            #expect(drain(pool.makeScheduler(name: "warm-up")))
+            let bRan = DispatchSemaphore(value: 0)
+            let aDone = DispatchSemaphore(value: 0)
+            a.schedule {
+                bRan.wait()
+                aDone.signal()
+            }
+            b.schedule { bRan.signal() }
+            let finished = aDone.wait(timeout: .now() + 10) == .success
+            #expect(finished, "round \(round): b's task never ran while a's task waited for it")
+            guard finished else { bRan.signal(); break }
+            pool.shutdown()
+        }
+    }
+}
+
+@Suite struct TaskQueueTests {
+    /// Many producers race one consumer that keeps giving ownership back: every task runs exactly once, in order per
+    /// producer, and never two at a time.
+    @Test func producersRacingOwnershipHandOffLoseNothing() {
+        let pool = ThreadPool(threadCount: 2, name: "hand-off-race")
+        defer { pool.shutdown() }
+        let scheduler = pool.makeScheduler(name: "contended")
+        let producers = 6
+        let perProducer = 20_000
+        let last = Shared<[Int]>(Array(repeating: -1, count: producers))
+        let disorder = Counter()
+        let inside = Counter()
+        let overlaps = Counter()
+        let ran = Counter()
+        DispatchQueue.concurrentPerform(iterations: producers) { producer in
+            for i in 0..<perProducer {
+                scheduler.schedule {
+                    if inside.increment() != 1 { overlaps.increment() }
+                    last.update { last in
+                        if last[producer] != i - 1 { disorder.increment() }
+                        last[producer] = i
+                    }
+                    ran.increment()
+                    inside.decrement()
+                }
+                if i % 1_000 == 0 { pause(milliseconds: 0) }  // let the worker drain the queue dry and hand it back often
+            }
+        }
+        #expect(eventually { ran.value == producers * perProducer })
+        #expect(overlaps.value == 0)
+        #expect(disorder.value == 0)
+    }
+}
