@@ -88,9 +88,10 @@ public final class TestScheduler: TimedScheduler {
     }
 
     /// Runs everything due within `duration` from now, then sets `now` to that time.
+    /// The target is read from `now` once this driver has the clock, so concurrent drivers never move it backwards.
     public func advance(by duration: Duration = .zero) {
         precondition(duration >= .zero, "advance(by:): duration must be >= 0, got \(duration)")
-        advance(to: now.advanced(by: duration, argument: "advance(by:)"))
+        drive { advanceDriven(to: now.advanced(by: duration, argument: "advance(by:)")) }
     }
 
     /// Runs every task due at or before `target`, in (due, submission) order, including work those tasks add;
@@ -99,9 +100,13 @@ public final class TestScheduler: TimedScheduler {
         drive {
             let current = now
             precondition(target >= current, "advance(to:): \(target) is before now (\(current)); the clock never goes backwards")
-            while runNext(dueBy: target) {}
-            state.withLock { $0.now = max($0.now, target) }
+            advanceDriven(to: target)
         }
+    }
+
+    private func advanceDriven(to target: SchedulerTime) {
+        while runNext(dueBy: target) {}
+        state.withLock { $0.now = max($0.now, target) }
     }
 
     /// Runs exactly one task (the earliest, moving `now` to its due time); false if there was none.

@@ -105,3 +105,17 @@ import Testing
         }
     }
 }
+
+@Suite struct TestSchedulerDriverTests {
+    /// Two threads advancing by a step each must never move the clock backwards (the target is read under the clock).
+    @Test func concurrentAdvancesByADurationNeverGoBackwards() {
+        let scheduler = TestScheduler()
+        let ran = Counter()
+        for i in 0..<2_000 { scheduler.schedule(after: .milliseconds(i)) { ran.increment() } }
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<1_000 { scheduler.advance(by: .milliseconds(1)) }
+        }
+        #expect(scheduler.now == .zero + .milliseconds(4_000))
+        #expect(ran.value == 2_000)
+    }
+}
