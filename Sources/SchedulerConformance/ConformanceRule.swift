@@ -10,6 +10,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
     case time = "T"
     case virtualTime = "V"
     case lifecycle = "L"
+    case executor = "E"
 
     public var title: String {
         switch self {
@@ -20,6 +21,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
         case .time: "Time"
         case .virtualTime: "Virtual time"
         case .lifecycle: "Lifecycle"
+        case .executor: "Executors (actors and tasks on a scheduler)"
         }
     }
 }

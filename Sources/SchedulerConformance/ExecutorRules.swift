@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import SchedulerKit
+
+/// E: a serial scheduler as a Swift-concurrency executor (``SchedulerExecutor``): an actor's `SerialExecutor` and a
+/// `TaskExecutor`. Tasks are started with the executor as their preference, so no check needs the global
+/// cooperative pool (which the test runner's own threads may be blocking).
+enum ExecutorRules {
+    static let all: [ConformanceRule] = [exclusion, isolation, fifoPerEnqueuer, released]
+
+    /// Serial schedulers that set themselves current and run work later qualify; the trampoline does not.
+    static let requirements: SchedulerTraits = [.serial, .setsCurrent]
+    static let exclusions: SchedulerTraits = [.trampoline]
+
+    static let exclusion = ConformanceRule(
+        id: "E1", family: .executor,
+        statement: "Jobs on the executor (an actor's, and those of tasks that prefer it) never run two at a time, and each runs with Schedulers.current set to the scheduler.",
+        requires: requirements, excludes: exclusions
+    ) { context in
+        let scheduler = context.makeScheduler()
+        let probe = ProbeActor(on: scheduler)
+        let callers = 4, calls = 500, actorCalls = 250
+        let finished = DispatchSemaphore(value: 0)
+        // The Swift runtime already keeps one actor's jobs apart, whatever the executor does; the tasks' own
+        // (nonisolated) jobs between actor calls are what show whether the executor itself runs one job at a time.
+        let inside = Counter(), overlaps = Counter(), notCurrent = Counter()
+        try context.whileDriven(scheduler) {
+            for caller in 0..<callers {
+                Task(executorPreference: probe.executor) {
+                    for _ in 0..<calls {
+                        if inside.increment() != 1 { overlaps.increment() }
+                        if Schedulers.current !== scheduler { notCurrent.increment() }
+                        holdBriefly()  // widen the window in which an overlapping job would be seen
+                        inside.decrement()
+                        await Task.yield()
+                    }
+                    // Actor calls last: after one, the runtime may keep the task on the actor, hiding the executor.
+                    for index in 0..<actorCalls { await probe.enter(caller: caller, index: index) }
+                    finished.signal()
+                }
+            }
+            for _ in 0..<callers {
+                try require(wait(finished), "actor calls did not finish within 30 s")
+            }
+        }
+        let count = probe.calls.value
+        try require(count == callers * actorCalls, "\(grouped(count)) of \(grouped(callers * actorCalls)) actor jobs ran")
+        let overlapped = overlaps.value + probe.overlaps.value
+        try require(overlapped == 0, "two jobs on the executor overlapped \(grouped(overlapped)) times")
+        let wrong = notCurrent.value + probe.notCurrent.value
+        try require(wrong == 0, "\(grouped(wrong)) jobs ran without the scheduler current")
+        return ""
+    }
+
+    static let isolation = ConformanceRule(
+        id: "E2", family: .executor,
+        statement: "The executor reports the actor's isolation inside the scheduler's tasks (so assumeIsolated and preconditionIsolated hold there) and denies it everywhere else.",
+        requires: requirements, excludes: exclusions
+    ) { context in
+        let scheduler = context.makeScheduler()
+        let executor = SchedulerExecutor(scheduler)
+        let inside = Shared<Bool?>(nil)
+        let onRawThread = Shared<Bool?>(nil)
+        scheduler.schedule { inside.update { $0 = executor.isIsolatingCurrentContext() } }
+        let raw = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            onRawThread.update { $0 = executor.isIsolatingCurrentContext() }
+            raw.signal()
+        }
+        try context.waitUntil("a task on the scheduler", on: scheduler) { inside.value != nil }
+        try require(wait(raw), "a raw Dispatch block did not run")
+        try require(inside.value == true, "isIsolatingCurrentContext() was \(String(describing: inside.value)) inside a task of the scheduler")
+        try require(onRawThread.value == false, "isIsolatingCurrentContext() was \(String(describing: onRawThread.value)) on a raw Dispatch thread")
+        try require(executor.isIsolatingCurrentContext() == false, "isIsolatingCurrentContext() was true on the checking thread")
+        return ""
+    }
+
+    static let fifoPerEnqueuer = ConformanceRule(
+        id: "E3", family: .executor,
+        statement: "Jobs enqueued on the executor from one thread run in the order they were enqueued.",
+        requires: requirements, excludes: exclusions
+    ) { context in
+        let scheduler = context.makeScheduler()
+        let executor = SchedulerExecutor(scheduler)
+        let order = Shared<[Int]>([])
+        let jobs = 1_000
+        try context.whileDriven(scheduler) {
+            for index in 0..<jobs {
+                Task(executorPreference: executor) { order.append(index) }
+            }
+            try context.waitUntil("\(jobs) jobs", on: scheduler) { order.value.count == jobs }
+        }
+        let seen = order.value
+        if let breach = seen.indices.dropFirst().first(where: { seen[$0] < seen[$0 - 1] }) {
+            throw RuleFailure("job \(seen[breach]) ran after job \(seen[breach - 1]) (position \(grouped(breach)) of \(grouped(jobs)))")
+        }
+        return ""
+    }
+
+    static let released = ConformanceRule(
+        id: "E4", family: .executor,
+        statement: "The executor, and the scheduler it holds, are released once the last actor using it is.",
+        requires: requirements, excludes: exclusions
+    ) { context in
+        let scheduler = context.makeScheduler()
+        weak var weakExecutor: SchedulerExecutor?
+        let finished = DispatchSemaphore(value: 0)
+        try context.whileDriven(scheduler) {
+            var probe: ProbeActor? = ProbeActor(on: scheduler)
+            weakExecutor = probe!.executor
+            let captured = probe!
+            Task(executorPreference: captured.executor) {
+                await captured.enter(caller: 0, index: 0)
+                finished.signal()
+            }
+            probe = nil
+            try require(wait(finished), "an actor call did not finish within 30 s")
+        }
+        try context.waitUntil("the executor to be released", on: scheduler) { weakExecutor == nil }
+        return ""
+    }
+}
+
+/// Busy for about 20 µs.
+private func holdBriefly() {
+    let until = SchedulerTime.monotonicNow() + .microseconds(20)
+    while SchedulerTime.monotonicNow() < until {}
+}
+
+/// An actor whose jobs run on a scheduler, counting what the E rules look at.
+final actor ProbeActor {
+    nonisolated let executor: SchedulerExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    nonisolated let overlaps = Counter()
+    nonisolated let notCurrent = Counter()
+    nonisolated let calls = Counter()
+    private let inside = Counter()
+
+    init(on scheduler: any Scheduler) { executor = SchedulerExecutor(scheduler) }
+
+    func enter(caller: Int, index: Int) {
+        if inside.increment() != 1 { overlaps.increment() }
+        if Schedulers.current !== executor.scheduler { notCurrent.increment() }
+        calls.increment()
+        inside.decrement()
+    }
+}
