@@ -110,7 +110,18 @@ public final class DispatchQueueScheduler: TimedScheduler {
         )
         // The handler keeps the scheduler and the work alive until the repetition ends; ending cancels the source,
         // which releases the handler. So dropping the handle never stops the ticks.
+        // Dispatch coalesces missed ticks, but under load it can still deliver a late tick and then another for a
+        // grid slot already served; the handler runs one tick per slot of `start + k·interval` and skips the rest.
+        let step = interval.nanosecondsChecked(argument: "interval")
+        let lastSlot = Locked<Int64>(-1)
         source.timer.setEventHandler { [self] in
+            let elapsed = SchedulerTime.monotonicNow().nanoseconds - start.nanoseconds
+            guard elapsed >= 0 else { return }
+            let slot = elapsed / step
+            guard lastSlot.withLock({ last in
+                defer { last = max(last, slot) }
+                return slot > last
+            }) else { return }
             Schedulers.performAsCurrent(self) { _ = repeating.runTick() }
         }
         repeating.setOnEnd { source.timer.cancel() }
