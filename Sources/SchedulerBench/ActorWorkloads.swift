@@ -10,68 +10,63 @@ extension Workload {
     /// for an actor on a scheduler; none for a default actor, whose job the runtime may run on the caller's thread.
     static let actorHop = Workload(
         id: "W11", name: "actor-hop", summary: "await actor.method() from a task, actor on the backend's executor",
-        requires: [.executor], metrics: [MetricSpec("ns_per_call", unit: "ns"), MetricSpec("allocs_per_call", unit: "allocations")],
+        requires: [.executor], metrics: [MetricSpec("ns_per_call", unit: "ns")],
         configurations: { [Parameters(["calls": $0.size(full: 100_000, quick: 10_000, smoke: 100)])] }
     ) { lanes, _, parameters in
         let calls = parameters["calls"]
         let actor = lanes.lane("actor").makeActor()
-        let hop: @Sendable (Int) async -> Void = { count in for _ in 0..<count { await actor.touch() } }
-        return measureAsync(hop, count: calls, metric: "ns_per_call", allocations: "allocs_per_call")
+        let elapsed = runBlocking {
+            let start = Clock.now()
+            for _ in 0..<calls { await actor.touch() }
+            return Clock.now() - start
+        }
+        return RoundResult(values: ["ns_per_call": Double(elapsed) / Double(calls)])
     }
 
     /// W12: create a task on the backend's executor (a task executor preference) and await its value, `tasks` times.
     static let taskLifecycle = Workload(
         id: "W12", name: "task-lifecycle", summary: "Task(executorPreference:) { }.value, created and awaited one at a time",
-        requires: [.executor], metrics: [MetricSpec("ns_per_task", unit: "ns"), MetricSpec("allocs_per_task", unit: "allocations")],
+        requires: [.executor], metrics: [MetricSpec("ns_per_task", unit: "ns")],
         configurations: { [Parameters(["tasks": $0.size(full: 50_000, quick: 5_000, smoke: 50)])] }
     ) { lanes, _, parameters in
         let tasks = parameters["tasks"]
         let executor = lanes.lane("tasks").taskExecutor
-        let spawn: @Sendable (Int) async -> Void = { count in
-            for index in 0..<count { _ = await Task(executorPreference: executor) { index }.value }
+        let elapsed = runBlocking {
+            let start = Clock.now()
+            for index in 0..<tasks { _ = await Task(executorPreference: executor) { index }.value }
+            return Clock.now() - start
         }
-        return measureAsync(spawn, count: tasks, metric: "ns_per_task", allocations: "allocs_per_task")
+        return RoundResult(values: ["ns_per_task": Double(elapsed) / Double(tasks)])
     }
 
     /// W13: two actors on two executors of the backend bounce a call back and forth (W4 driven through actors).
     static let actorPingPong = Workload(
         id: "W13", name: "actor-ping-pong", summary: "round trips between two actors, each on its own executor",
-        requires: [.executor],
-        metrics: [MetricSpec("ns_per_round_trip", unit: "ns"), MetricSpec("allocs_per_round_trip", unit: "allocations")],
+        requires: [.executor], metrics: [MetricSpec("ns_per_round_trip", unit: "ns")],
         configurations: { [Parameters(["round_trips": $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
     ) { lanes, _, parameters in
         let trips = parameters["round_trips"]
         let (ping, pong) = (lanes.lane("ping").makeActor(), lanes.lane("pong").makeActor())
-        let rally: @Sendable (Int) async -> Void = { count in await ping.rally(with: pong, trips: count) }
-        return measureAsync(rally, count: trips, metric: "ns_per_round_trip", allocations: "allocs_per_round_trip")
+        let elapsed = runBlocking {
+            let start = Clock.now()
+            await ping.rally(with: pong, trips: trips)
+            return Clock.now() - start
+        }
+        return RoundResult(values: ["ns_per_round_trip": Double(elapsed) / Double(trips)])
     }
 }
 
-/// Times `count` repetitions of `work` from a detached task on the global executor, then counts the allocations of
-/// every thread over a tenth as many (a separate pass: the counting hook costs time).
-private func measureAsync(_ work: @escaping @Sendable (Int) async -> Void, count: Int, metric: String, allocations: String) -> RoundResult {
-    var values = [metric: Double(runBlocking { await work(count) }) / Double(count)]
-    let counted = max(1, count / 10)
-    if let made = AllocationCount.allThreads({ _ = runBlocking { await work(counted) } }) {
-        values[allocations] = Double(made) / Double(counted)
-    }
-    return RoundResult(values: values)
-}
-
-/// Runs `body` in a detached task on the global executor and waits for it (bench threads are not cooperative
-/// ones); returns the nanoseconds `body` took.
-private func runBlocking(_ body: @escaping @Sendable () async -> Void) -> UInt64 {
-    let elapsed = Locked<UInt64>(0)
+/// Runs `body` in a detached task on the global executor and waits for it (bench threads are not cooperative ones).
+private func runBlocking(_ body: @escaping @Sendable () async -> UInt64) -> UInt64 {
+    let result = Locked<UInt64>(0)
     let done = DispatchSemaphore(value: 0)
     Task.detached {
-        let start = Clock.now()
-        await body()
-        let end = Clock.now()
-        elapsed.withLock { $0 = end - start }
+        let elapsed = await body()
+        result.withLock { $0 = elapsed }
         done.signal()
     }
     done.wait()
-    return elapsed.withLock { $0 }
+    return result.withLock { $0 }
 }
 
 /// What W11 and W13 call: the same methods on an actor of either kind.

@@ -87,17 +87,3 @@ public struct AllocationCount: Sendable, Equatable {
         return AllocationCount(allocations: countAfter &- countBefore, bytes: bytesAfter &- bytesBefore)
     }
 }
-
-extension AllocationCount {
-    /// Counts the allocations every thread makes while `body` runs (jemalloc's experimental allocation hook), for
-    /// work that hops between threads, such as actor calls. Idle threads add next to nothing; nil without jemalloc.
-    public static func allThreads(_ body: () -> Void) -> UInt64? {
-        guard Jemalloc.isLive, cjemalloc_count_all_threads_begin() == 0 else {
-            body()
-            return nil
-        }
-        body()
-        var allocations: UInt64 = 0
-        return cjemalloc_count_all_threads_end(&allocations) == 0 ? allocations : nil
-    }
-}

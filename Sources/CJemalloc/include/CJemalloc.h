@@ -21,8 +21,4 @@ const char *cjemalloc_version(void);
 uint64_t cjemalloc_counted_bytes_of_malloc(size_t size);
 /// glibc's malloc_trim(0): gives freed memory back to the system (used when jemalloc is not loaded).
 void cjemalloc_system_trim(void);
-/// Starts counting every allocation of every thread (jemalloc's experimental hooks); one count at a time.
-int cjemalloc_count_all_threads_begin(void);
-/// Stops counting and returns the allocations made since `begin`.
-int cjemalloc_count_all_threads_end(uint64_t *allocations);
 #endif
