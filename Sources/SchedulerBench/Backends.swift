@@ -37,7 +37,8 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         if traits.contains(.timed) && !traits.contains(.virtualTime) { capabilities.insert(.realTimers) }
         if traits.contains(.virtualTime) { capabilities.insert(.virtualTime) }
         if !traits.isDisjoint(with: [.asynchronous, .trampoline, .virtualTime]) { capabilities.insert(.flatRecursion) }
-        if traits.isSuperset(of: [.serial, .asynchronous, .setsCurrent]) { capabilities.insert(.executor) }
+        // Actor workloads have no driver for virtual time, so they need an asynchronous executor.
+        if traits.contains(.asynchronous) && SchedulerExecutor.accepts(traits) { capabilities.insert(.executor) }
         self = capabilities
     }
 }

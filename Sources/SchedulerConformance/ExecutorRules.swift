@@ -12,12 +12,22 @@ enum ExecutorRules {
     static let requirements: SchedulerTraits = [.serial, .setsCurrent]
     static let exclusions: SchedulerTraits = [.trampoline]
 
+    /// A fresh scheduler of the backend that can back an executor (rule selection is by all-of traits, so the
+    /// "asynchronous or virtual time" part of ``SchedulerExecutor/accepts(_:)`` is checked here, not by a trap).
+    static func makeExecutorScheduler(_ context: ConformanceContext) throws -> any Scheduler {
+        let scheduler = context.makeScheduler()
+        guard SchedulerExecutor.accepts(scheduler.traits) else {
+            throw RuleFailure("\(scheduler.name) claims serial and sets-current but neither runs work later nor has virtual time, so it cannot back an executor")
+        }
+        return scheduler
+    }
+
     static let exclusion = ConformanceRule(
         id: "E1", family: .executor,
         statement: "Jobs on the executor (an actor's, and those of tasks that prefer it) never run two at a time, and each runs with Schedulers.current set to the scheduler.",
         requires: requirements, excludes: exclusions
     ) { context in
-        let scheduler = context.makeScheduler()
+        let scheduler = try makeExecutorScheduler(context)
         let probe = ProbeActor(on: scheduler)
         let callers = 4, calls = 500, actorCalls = 250
         let finished = DispatchSemaphore(value: 0)
@@ -57,7 +67,7 @@ enum ExecutorRules {
         statement: "The executor reports the actor's isolation inside the scheduler's tasks (so assumeIsolated and preconditionIsolated hold there) and denies it everywhere else.",
         requires: requirements, excludes: exclusions
     ) { context in
-        let scheduler = context.makeScheduler()
+        let scheduler = try makeExecutorScheduler(context)
         let executor = SchedulerExecutor(scheduler)
         let inside = Shared<Bool?>(nil)
         let onRawThread = Shared<Bool?>(nil)
@@ -80,7 +90,7 @@ enum ExecutorRules {
         statement: "Jobs enqueued on the executor from one thread run in the order they were enqueued.",
         requires: requirements, excludes: exclusions
     ) { context in
-        let scheduler = context.makeScheduler()
+        let scheduler = try makeExecutorScheduler(context)
         let executor = SchedulerExecutor(scheduler)
         let order = Shared<[Int]>([])
         let jobs = 1_000
@@ -102,7 +112,7 @@ enum ExecutorRules {
         statement: "The executor, and the scheduler it holds, are released once the last actor using it is.",
         requires: requirements, excludes: exclusions
     ) { context in
-        let scheduler = context.makeScheduler()
+        let scheduler = try makeExecutorScheduler(context)
         weak var weakExecutor: SchedulerExecutor?
         let finished = DispatchSemaphore(value: 0)
         try context.whileDriven(scheduler) {

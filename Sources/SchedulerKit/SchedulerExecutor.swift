@@ -19,12 +19,17 @@
 public final class SchedulerExecutor: SerialExecutor, TaskExecutor {
     public let scheduler: any Scheduler
 
+    /// Whether a scheduler with these traits can back an executor: serial, sets itself current, and runs work later
+    /// (asynchronous, or virtual time driven by a test). The one definition the initialiser, the E rules and the
+    /// bench's actor workloads use.
+    public static func accepts(_ traits: SchedulerTraits) -> Bool {
+        traits.isSuperset(of: [.serial, .setsCurrent]) && !traits.isDisjoint(with: [.asynchronous, .virtualTime])
+    }
+
     public init(_ scheduler: any Scheduler) {
-        let traits = scheduler.traits
         precondition(
-            traits.contains(.serial) && traits.contains(.setsCurrent)
-                && (traits.contains(.asynchronous) || traits.contains(.virtualTime)),
-            "SchedulerExecutor(_:): \(scheduler.name) must be serial, set itself current and run work later; its traits are [\(traits)]"
+            Self.accepts(scheduler.traits),
+            "SchedulerExecutor(_:): \(scheduler.name) must be serial, set itself current and run work later; its traits are [\(scheduler.traits)]"
         )
         self.scheduler = scheduler
     }
