@@ -15,6 +15,10 @@ enum Console {
             fail(error.description)
         } catch let error as CSV.ParseError {
             fail("\(error.description); pass a summary.csv written by bench")
+        } catch let code as ExitCode {
+            // The command has already said why (e.g. which conformance checks failed).
+            endProgress()
+            exit(code.rawValue)
         } catch {
             if command.exitCode(for: error) == .success || error is CleanExit {
                 command.exit(withError: error)

@@ -82,6 +82,7 @@ extension Backend {
     public static let rawDispatchName = "raw-dispatch"
     public static let rawOperationQueueName = "raw-operationqueue"
     public static let directCallName = "direct-call"
+    public static let handOffFloorName = "spin-handoff"
     public static let defaultExecutorName = "default-executor"
 
     /// Every backend and reference, in table order.
@@ -122,6 +123,17 @@ extension Backend {
         Backend(name: rawOperationQueueName, summary: "reference: OperationQueue, maxConcurrentOperationCount = 1, addOperation",
                 wraps: nil, isReference: true, capabilities: [.serial, .asynchronous]) {
             LaneGroup { OperationQueueLane(label: $0) }
+        },
+        Backend(name: handOffFloorName, summary: "reference: the floor of a hand-off with one allocation per task: the pool's node and lock-free queue, drained by a thread that never sleeps",
+                wraps: nil, isReference: true, capabilities: [.serial]) {
+            let lanes = Locked<[HandOffFloorLane]>([])
+            return LaneGroup(make: { name in
+                let lane = HandOffFloorLane(name: name)
+                lanes.withLock { $0.append(lane) }
+                return lane
+            }, close: {
+                for lane in lanes.withLock({ $0 }) { lane.stop() }
+            })
         },
         Backend(name: directCallName, summary: "reference: calls the closure directly",
                 wraps: nil, isReference: true, capabilities: [.serial]) {

@@ -26,6 +26,14 @@ public enum Goals {
                              noisy: a.summary.isTooNoisy || b.summary.isTooNoisy)
         }
         let x = { (value: Double) in "\(Format.short(value))x" }
+        // What the 4x goal asks for, beside the cheapest hand-off with a node per task measured in the same run.
+        var floorContext = ""
+        if let raw = row(Backend.rawDispatchName, "W1", "ns_per_task")?.summary.median,
+           let floor = row(Backend.handOffFloorName, "W1", "ns_per_task")?.summary.median,
+           let pool = row("threadpool", "W1", "ns_per_task")?.summary.median {
+            floorContext = "; 4x needs ≤ \(Format.short(raw / 4)) ns per task, the hand-off floor (\(Backend.handOffFloorName)) is "
+                + "\(Format.short(floor)) ns and the pool \(Format.short(pool / floor))x the floor"
+        }
         let glibc = allocator == "system"
         var checks = [
             ratio("DispatchQueueScheduler ≤ \(glibc ? "1.30" : "1.10")x raw DispatchQueue.async (W1)",
@@ -36,7 +44,7 @@ public enum Goals {
                   limit: 1.05, describe: x),
             ratio("ThreadPoolScheduler ≥ 4x faster than raw Dispatch (W1)",
                   row(Backend.rawDispatchName, "W1", "ns_per_task"), row("threadpool", "W1", "ns_per_task"),
-                  limit: 4, atMost: false, describe: { "\(Format.short($0))x faster" }),
+                  limit: 4, atMost: false, describe: { "\(Format.short($0))x faster" + floorContext }),
             ratio("ThreadPoolScheduler round trip ≤ 0.5x raw Dispatch's (W4)",
                   row("threadpool", "W4", "ns_per_round_trip"), row(Backend.rawDispatchName, "W4", "ns_per_round_trip"),
                   limit: 0.5, describe: x),
@@ -66,8 +74,12 @@ public enum Goals {
             return GoalCheck(goal: goal, measured: describe(row.summary.median),
                              outcome: row.summary.median <= limit ? .met : .notMet, noisy: row.summary.isTooNoisy)
         }
-        checks.append(absolute("ImmediateScheduler ≤ 10 ns per task (W1)", row("immediate", "W1", "ns_per_task"), limit: 10) {
-            "\(Format.short($0)) ns"
+        // The harness's own floor (a direct call of the same closure) is part of every W1 figure: say how much is left.
+        let directCall = row(Backend.directCallName, "W1", "ns_per_task")?.summary.median
+        checks.append(absolute("ImmediateScheduler ≤ 10 ns per task (W1)", row("immediate", "W1", "ns_per_task"), limit: 10) { value in
+            "\(Format.short(value)) ns" + (directCall.map {
+                "; a direct call of the same closure costs \(Format.short($0)) ns here, so the scheduler's own share is \(Format.short(value - $0)) ns"
+            } ?? "")
         })
         checks.append(absolute("TestScheduler ≥ 5 000 000 virtual tasks/s (W1)", row("test", "W1", "ns_per_task"), limit: 200) {
             "\(Format.short(1e9 / $0 / 1e6)) M tasks/s"

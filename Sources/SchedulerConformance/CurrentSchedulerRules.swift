@@ -152,7 +152,7 @@ enum CurrentSchedulerRules {
 final class OuterMarker: Scheduler {
     let name = "outer-marker"
     var traits: SchedulerTraits { [] }
-    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable { ScheduledWork.alreadyCancelled() }
+    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable { SettledWork.refused }
 }
 
 extension Shared where Value == [String] {

@@ -27,7 +27,7 @@ enum SerialRules {
         try context.waitUntil("all \(grouped(total)) tasks", on: scheduler) { ran.value == total }
     }
 
-    static let all: [ConformanceRule] = [exclusion, fifoPerProducer, causalFIFO, happensBefore, asynchrony, scope]
+    static let all: [ConformanceRule] = [exclusion, fifoPerProducer, causalFIFO, happensBefore, asynchrony, fairSharing, scope]
 
     static let exclusion = ConformanceRule(
         id: "S1", family: .serial,
@@ -137,6 +137,37 @@ enum SerialRules {
         try context.waitUntil("all \(grouped(expected)) tasks", on: scheduler) { ran.value == expected }
         try require(onCallerStack.value == 0, "\(grouped(onCallerStack.value)) of \(grouped(expected)) tasks ran inside the schedule call")
         return ""
+    }
+
+    static let fairSharing = ConformanceRule(
+        id: "S6", family: .serial,
+        statement: "Schedulers that share threads share them fairly: while more schedulers than there are threads keep re-enqueueing busy work from inside their own tasks, a task on one more scheduler still starts (within 2 s).",
+        requires: [.serial, .asynchronous, .sharedThreads]
+    ) { context in
+        // More busy schedulers than a pool of one thread per core has threads, however the backend sizes itself.
+        let busyCount = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
+        let stop = Atomic<Bool>(false)
+        let steps = Counter()
+        let busy = (0..<busyCount).map { _ in context.makeScheduler() }
+        for scheduler in busy {
+            @Sendable func step() {
+                guard !stop.load(ordering: .acquiring) else { return }
+                let until = ContinuousClock.now + .microseconds(20)
+                while ContinuousClock.now < until {}
+                steps.increment()
+                scheduler.schedule { step() }
+            }
+            scheduler.schedule { step() }
+        }
+        defer { stop.store(true, ordering: .releasing) }
+        try context.waitUntil("the busy schedulers to get going", on: busy[0]) { steps.value >= 100 }
+        let probe = context.makeScheduler()
+        let ran = Atomic<Bool>(false)
+        probe.schedule { ran.store(true, ordering: .releasing) }
+        let took = poll(upTo: .seconds(2)) { ran.load(ordering: .acquiring) }
+        try require(ran.load(ordering: .acquiring),
+                    "a task on another scheduler did not start within 2 s while \(busyCount) schedulers kept re-enqueueing 20 µs tasks (\(grouped(steps.value)) of them ran)")
+        return "started after \(milliseconds(took)) beside \(busyCount) busy schedulers"
     }
 
     static let scope = ConformanceRule(

@@ -16,6 +16,8 @@ import Foundation
 /// - Repeating work is a fixed-rate `DispatchSourceTimer` with leeway on the private queue: missed ticks coalesce and
 ///   ticks never overlap. Dropping its handle does not stop it; only `cancel()` does.
 /// - Pending work (plain, delayed or repeating) keeps the scheduler alive and runs: releasing the scheduler drops nothing.
+/// - Not fair between queues: libdispatch drains a serial queue for as long as it has work, so a scheduler whose
+///   tasks keep re-enqueueing holds a thread of its target; enough of them starve the rest (declared for rule S6).
 public final class DispatchQueueScheduler: TimedScheduler {
     public let name: String
     /// The private serial queue tasks run on.

@@ -28,6 +28,6 @@ public final class ImmediateScheduler: Scheduler {
         }
         thread.pointee.current = previous
         thread.pointee.trampolineActive = false
-        return ScheduledWork.finished()
+        return SettledWork.ran
     }
 }

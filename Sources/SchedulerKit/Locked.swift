@@ -12,7 +12,8 @@ import Darwin
 // @unchecked Sendable: `value` is read and written only inside `withLock`, with the mutex held.
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var value: Value
+    /// Unchecked: the mutex already makes every access exclusive, so the runtime check would only cost time.
+    @exclusivity(unchecked) private var value: Value
 
     public init(_ value: Value) {
         self.value = value

@@ -9,6 +9,8 @@ import Synchronization
 ///   so equal deadlines stay FIFO) and is added to the queue when due: never early, but it queues behind whatever is
 ///   already there. Repeating work is a fixed-rate tick on the timekeeper that adds one tick operation at a time;
 ///   a tick that comes due while the previous one is still queued or running is coalesced.
+/// - Operations run on Dispatch's shared worker threads, each submitted on its own, so busy queues take turns with
+///   other work on those threads (conformance rule S6), which a serial `DispatchQueue` does not.
 public final class OperationQueueScheduler: TimedScheduler {
     public let name: String
     public let operationQueue: OperationQueue
@@ -23,7 +25,7 @@ public final class OperationQueueScheduler: TimedScheduler {
         operationQueue.maxConcurrentOperationCount = 1
     }
 
-    public var traits: SchedulerTraits { [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent] }
+    public var traits: SchedulerTraits { [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads] }
 
     public var now: SchedulerTime { .monotonicNow() }
 

@@ -10,7 +10,8 @@ import Synchronization
 public final class ScheduledWork: Cancellable, @unchecked Sendable {
     private enum State: UInt8 { case pending, running, finished, cancelled }
     private let state: Atomic<UInt8>
-    private var work: (@Sendable () -> Void)?
+    /// Unchecked: the atomic state already gives one thread at a time the right to touch it.
+    @exclusivity(unchecked) private var work: (@Sendable () -> Void)?
     /// The link of ``TaskQueue`` (the pool's lock-free queue), so queueing a task allocates nothing more.
     let queueNext = Atomic<Unmanaged<ScheduledWork>?>(nil)
 
@@ -24,17 +25,8 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         self.work = nil
     }
 
-    /// A handle whose work already ran (immediate and inline schedulers return it). Shared: its state never changes,
-    /// so returning it costs no allocation.
-    public static func finished() -> ScheduledWork { finishedHandle }
-    /// A handle that is already cancelled (a shut-down pool returns it). Shared, like ``finished()``.
-    public static func alreadyCancelled() -> ScheduledWork { cancelledHandle }
-
     /// A fresh handle in the finished state (``TaskQueue``'s private stub node).
     static func makeFinished() -> ScheduledWork { ScheduledWork(state: .finished) }
-
-    private static let finishedHandle = ScheduledWork(state: .finished)
-    private static let cancelledHandle = ScheduledWork(state: .cancelled)
 
     @discardableResult
     public func cancel() -> Bool {
@@ -63,4 +55,20 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         state.store(State.finished.rawValue, ordering: .releasing)
         return true
     }
+}
+
+/// The handle of work whose fate was sealed before `schedule` returned: it ran inline (``ran``), or it was refused
+/// because the scheduler is shut down (``refused``). Nothing is left to cancel, so ``cancel()`` returns false.
+/// A value, not an object: returning it costs no allocation and no reference counting (the immediate scheduler
+/// returns one per task).
+public struct SettledWork: Cancellable {
+    public let isCancelled: Bool
+
+    /// Work that already ran.
+    public static var ran: SettledWork { SettledWork(isCancelled: false) }
+    /// Work that was refused and will never run (a shut-down scheduler's answer).
+    public static var refused: SettledWork { SettledWork(isCancelled: true) }
+
+    @discardableResult
+    public func cancel() -> Bool { false }
 }

@@ -19,6 +19,6 @@ public final class SubscriptionScheduler: Scheduler {
     public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
         guard Schedulers.current != nil else { return background.schedule(work) }
         work()
-        return ScheduledWork.finished()
+        return SettledWork.ran
     }
 }

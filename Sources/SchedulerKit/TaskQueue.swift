@@ -11,13 +11,15 @@ import Synchronization
 /// The queue holds a +1 reference on every node in it.
 // @unchecked Sendable: `head` is touched only by the current owner (ownership passes through the atomic `owned`
 // flag, which orders those accesses); `tail`, `owned` and the nodes' links are atomics.
-final class TaskQueue: @unchecked Sendable {
+/// Exposed to the bench only (SPI `Bench`), for its hand-off floor reference.
+@_spi(Bench) public final class TaskQueue: @unchecked Sendable {
     private let stub = ScheduledWork.makeFinished()
-    private var head: Unmanaged<ScheduledWork>
+    /// Unchecked: only the owner touches it (see above), so the runtime exclusivity check would only cost time.
+    @exclusivity(unchecked) private var head: Unmanaged<ScheduledWork>
     private let tail: Atomic<Unmanaged<ScheduledWork>>
     private let owned = Atomic<Bool>(false)
 
-    init() {
+    public init() {
         let stubReference = Unmanaged.passUnretained(stub)
         head = stubReference
         tail = Atomic(stubReference)
@@ -28,7 +30,7 @@ final class TaskQueue: @unchecked Sendable {
     }
 
     /// Any thread. Appends `node`; returns true if the caller now owns the queue and must get it consumed.
-    func push(_ node: ScheduledWork) -> Bool {
+    public func push(_ node: ScheduledWork) -> Bool {
         link(Unmanaged.passRetained(node))
         return !owned.load(ordering: .sequentiallyConsistent)
             && owned.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
@@ -41,7 +43,7 @@ final class TaskQueue: @unchecked Sendable {
     }
 
     /// Owner only. The oldest node, or nil if the queue is empty or a push is still linking.
-    func pop() -> ScheduledWork? {
+    public func pop() -> ScheduledWork? {
         var first = head
         var next = first.takeUnretainedValue().queueNext.load(ordering: .acquiring)
         if first.toOpaque() == stubPointer {

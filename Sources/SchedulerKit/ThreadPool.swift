@@ -18,13 +18,17 @@ import Synchronization
 // scheduler goes from idle to ready, and guards the ready FIFO, the timer heap and the sleeper count. No lock is
 // held while user work runs.
 //
-// Hand-off without a wake-up: a worker that runs out of ready schedulers first *spins* for a bounded time (at most
-// one spinner at a time, `sched_yield` between looks) before it sleeps on the condition variable. A scheduler made
-// ready signals a sleeper only when no worker is spinning. A ping-pong between two schedulers thus bounces between a
-// running and a spinning worker and never waits for a futex wake. Correctness does not rest on the spinner: a
-// worker re-checks the ready FIFO under the lock before it sleeps, a producer that saw no spinner signals, and a
-// worker that takes a scheduler while others are still ready and nobody spins signals a sleeper, so ready work never
-// waits on a worker whose task blocks (say, on work of another scheduler).
+// Hand-off without a wake-up: a worker that runs out of ready schedulers first *spins* for at most `spinBudget`
+// (one spinner at a time, `sched_yield` between looks, so a spinner gives its core to any runnable thread) before it
+// sleeps on the condition variable. A scheduler made ready signals a sleeper only when no *live* spinner exists. A
+// ping-pong between two schedulers thus bounces between a running and a spinning worker and never waits for a futex
+// wake. A spinner is live while its latest look is recent (`staleSpinner`): on an oversubscribed machine a yield can
+// lose the core for a whole time slice, and work must not wait milliseconds for a spinner that is not running, so
+// a producer that finds the spinner stale signals a sleeper too. Correctness does not rest on the spinner: a worker
+// re-checks the ready FIFO under the lock before it sleeps, a producer that saw no live spinner signals, and a worker
+// that takes a scheduler while others are still ready and nobody spins signals a sleeper, so ready work never waits
+// on a worker whose task blocks (say, on work of another scheduler). Spinning costs CPU only after a task, at most
+// `spinBudget` each time; an idle pool sleeps (bench W14 measures it).
 //
 // Timers: one (deadline, sequence) heap. Workers move due entries into their schedulers' queues at the top of each
 // loop, so timers are not starved by busy schedulers and immediate work is never held behind far-future timers;
@@ -78,24 +82,30 @@ final class ThreadPoolCore: @unchecked Sendable {
     let threadCount: Int
     let name: String
     let lock = ConditionLock()
-    private var ready = Deque<ThreadPoolScheduler>()
-    private var timers = TimerQueue<PoolTimer>()
-    private var sleeping = 0
-    private var shutDown = false
-    private var threads: [pthread_t] = []
+    // Unchecked: `lock` already makes every access exclusive, so the runtime exclusivity checks would only cost time.
+    @exclusivity(unchecked) private var ready = Deque<ThreadPoolScheduler>()
+    @exclusivity(unchecked) private var timers = TimerQueue<PoolTimer>()
+    @exclusivity(unchecked) private var sleeping = 0
+    @exclusivity(unchecked) private var shutDown = false
+    @exclusivity(unchecked) private var threads: [pthread_t] = []
 
     /// `shutDown`, readable without the lock by producers (a stale false is caught when they take the lock).
     private let isShutDownFlag = Atomic<Bool>(false)
 
     /// Number of workers spinning for work (at most one).
     private let spinning = Atomic<Int>(0)
+    /// When the spinner last looked for work (monotonic nanoseconds): it is presumed descheduled once this is stale.
+    private let spinnerLastLook = Atomic<Int64>(0)
     /// Ready schedulers plus due-timer hints, read by the spinner without the lock.
     private let readyHint = Atomic<Int>(0)
     /// Earliest timer deadline in nanoseconds, read by the spinner without the lock.
     private let earliestTimer = Atomic<Int64>(.max)
 
     static let batchLimit = 128
-    static let spinLimit = 200
+    /// How long a worker spins for work before it sleeps.
+    static let spinBudget: Int64 = 50_000
+    /// How long since its latest look before a spinner no longer counts as ready to take new work.
+    static let staleSpinner: Int64 = 10_000
 
     init(threadCount: Int, name: String) {
         self.threadCount = threadCount
@@ -170,7 +180,13 @@ final class ThreadPoolCore: @unchecked Sendable {
     private func appendReady(_ scheduler: ThreadPoolScheduler) -> Bool {
         ready.append(scheduler)
         readyHint.add(1, ordering: .relaxed)
-        return sleeping > 0 && spinning.load(ordering: .relaxed) == 0
+        return sleeping > 0 && !hasLiveSpinner
+    }
+
+    /// A worker is spinning and looked for work recently enough to take what was just made ready.
+    private var hasLiveSpinner: Bool {
+        spinning.load(ordering: .relaxed) != 0
+            && SchedulerTime.monotonicNow().nanoseconds - spinnerLastLook.load(ordering: .relaxed) < Self.staleSpinner
     }
 
     // MARK: Workers
@@ -186,7 +202,7 @@ final class ThreadPoolCore: @unchecked Sendable {
                 justSpun = false
                 // More ready work and nobody spinning for it: pass the wake-up on, so that work never waits on a
                 // worker whose task blocks (e.g. on work of another scheduler).
-                if !ready.isEmpty && sleeping > 0 && spinning.load(ordering: .relaxed) == 0 { lock.signal() }
+                if !ready.isEmpty && sleeping > 0 && !hasLiveSpinner { lock.signal() }
                 lock.unlock()
                 let more = runBatch(of: scheduler)
                 lock.lock()
@@ -240,13 +256,16 @@ final class ThreadPoolCore: @unchecked Sendable {
         } while scheduler.queue.relinquish()
     }
 
-    /// Bounded: at most `spinLimit` looks, yielding the processor between them.
+    /// Bounded by `spinBudget`; yields the processor between looks and records each look (see `hasLiveSpinner`).
     private func spinForWork() {
-        for _ in 0..<Self.spinLimit {
-            if readyHint.load(ordering: .relaxed) > 0 { return }
-            if earliestTimer.load(ordering: .relaxed) <= SchedulerTime.monotonicNow().nanoseconds { return }
+        let start = SchedulerTime.monotonicNow().nanoseconds
+        var look = start
+        repeat {
+            spinnerLastLook.store(look, ordering: .relaxed)
+            if readyHint.load(ordering: .relaxed) > 0 || earliestTimer.load(ordering: .relaxed) <= look { return }
             sched_yield()
-        }
+            look = SchedulerTime.monotonicNow().nanoseconds
+        } while look - start < Self.spinBudget
     }
 
     /// Lock held. Moves every due timer into its scheduler's queue, in (deadline, sequence) order. Returns whether

@@ -30,7 +30,7 @@ public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
     @discardableResult
     public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let task = ScheduledWork(work)
-        return pool.core.enqueue(task, on: self) ? task : ScheduledWork.alreadyCancelled()
+        return pool.core.enqueue(task, on: self) ? task : SettledWork.refused
     }
 
     @discardableResult
@@ -39,7 +39,7 @@ public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
         let accepted = deadline <= now
             ? pool.core.enqueue(task, on: self, afterDueTimers: true)
             : pool.core.addTimer(.once(self, task), at: deadline)
-        return accepted ? task : ScheduledWork.alreadyCancelled()
+        return accepted ? task : SettledWork.refused
     }
 
     @discardableResult

@@ -1,8 +1,13 @@
+import DequeModule
 import HeapModule
 
 /// Delayed work ordered by (deadline, submission sequence): equal deadlines run FIFO, which Dispatch's own
 /// `asyncAfter` does not promise (1 000 equal deadlines come out nearly reversed on Linux). Not thread-safe:
 /// each owner guards it with its own lock. Shared by the Dispatch, thread-pool and virtual-time schedulers.
+///
+/// Entries that arrive in order (no earlier than the last one that did) go to a FIFO instead of the heap, so the
+/// common cases (work due now on virtual time, equal or growing deadlines) cost O(1) instead of a heap's O(log n)
+/// cache misses. Both parts stay sorted; popping takes the smaller of their heads.
 struct TimerQueue<Payload> {
     struct Entry: Comparable {
         let deadline: SchedulerTime
@@ -13,12 +18,27 @@ struct TimerQueue<Payload> {
     }
 
     private var heap = Heap<Entry>()
+    /// Entries in (deadline, sequence) order, each no earlier than the one before.
+    private var inOrder = Deque<Entry>()
     private var nextSequence: UInt64 = 0
     private var purgeThreshold = 1024
 
-    var isEmpty: Bool { heap.isEmpty }
-    var count: Int { heap.count }
-    var earliestDeadline: SchedulerTime? { heap.min?.deadline }
+    var isEmpty: Bool { heap.isEmpty && inOrder.isEmpty }
+    var count: Int { heap.count + inOrder.count }
+    var earliestDeadline: SchedulerTime? {
+        switch earliestIsInFIFO {
+        case true?: inOrder.first?.deadline
+        case false?: heap.min?.deadline
+        case nil: nil
+        }
+    }
+
+    /// Which part holds the earliest entry (true: the FIFO); nil when both are empty.
+    private var earliestIsInFIFO: Bool? {
+        guard let fromFIFO = inOrder.first else { return heap.isEmpty ? nil : false }
+        guard let fromHeap = heap.min else { return true }
+        return fromFIFO < fromHeap
+    }
 
     /// A fresh sequence number, for entries that must keep their place among equal deadlines (repeating ticks).
     mutating func takeSequence() -> UInt64 {
@@ -27,29 +47,47 @@ struct TimerQueue<Payload> {
     }
 
     mutating func insert(_ payload: Payload, at deadline: SchedulerTime, sequence: UInt64? = nil) {
-        heap.insert(Entry(deadline: deadline, sequence: sequence ?? takeSequence(), payload: payload))
+        let entry = Entry(deadline: deadline, sequence: sequence ?? takeSequence(), payload: payload)
+        if let last = inOrder.last, entry < last {
+            heap.insert(entry)
+        } else {
+            inOrder.append(entry)
+        }
     }
 
     /// Removes and returns the earliest entry if it is due at `now`.
     mutating func popDue(at now: SchedulerTime) -> Entry? {
-        guard let first = heap.min, first.deadline <= now else { return nil }
-        return heap.removeMin()
+        switch earliestIsInFIFO {
+        case true?: inOrder.first!.deadline <= now ? inOrder.removeFirst() : nil
+        case false?: heap.min!.deadline <= now ? heap.removeMin() : nil
+        case nil: nil
+        }
     }
 
     /// Removes and returns the earliest entry whatever its deadline.
-    mutating func popEarliest() -> Entry? { heap.popMin() }
+    mutating func popEarliest() -> Entry? {
+        switch earliestIsInFIFO {
+        case true?: inOrder.removeFirst()
+        case false?: heap.removeMin()
+        case nil: nil
+        }
+    }
 
     /// Drops the entries for which `isDead` holds, once the queue has doubled since the last purge, so cancelled
     /// far-future work (timeouts) cannot pile up: amortised O(1) per insert.
     mutating func purgeIfGrown(_ isDead: (Payload) -> Bool) {
-        guard heap.count >= purgeThreshold else { return }
+        guard count >= purgeThreshold else { return }
         heap = Heap(heap.unordered.filter { !isDead($0.payload) })
-        purgeThreshold = max(1024, heap.count * 2)
+        inOrder.removeAll { isDead($0.payload) }
+        purgeThreshold = max(1024, count * 2)
     }
 
     mutating func removeAll() -> [Payload] {
-        defer { heap = Heap() }
-        return heap.unordered.map(\.payload)
+        defer {
+            heap = Heap()
+            inOrder = Deque()
+        }
+        return heap.unordered.map(\.payload) + inOrder.map(\.payload)
     }
 }
 

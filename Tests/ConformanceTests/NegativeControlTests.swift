@@ -23,9 +23,15 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(name: "Control: RAC-style cancel flag") { RACStyleCancelScheduler() },
             family: .cancellation, mustFail: ["C2", "C3", "C4"], mayFail: []),
         NegativeControl(
-            backend: ConformanceBackend(name: "Control: sometimes concurrent") { SometimesConcurrentScheduler() },
+            backend: ConformanceBackend(
+                name: "Control: sometimes concurrent",
+                declarations: ["S6": "a Dispatch serial queue underneath: Dispatch keeps draining a busy serial queue (see DispatchQueueScheduler)"]
+            ) { SometimesConcurrentScheduler() },
             // S3/S4 catch it only when a bypassing task actually overtakes or races: nearly always, not provably.
             family: .serial, mustFail: ["S1", "S2"], mayFail: ["S3", "S4"], notUnderThreadSanitizer: ["S4"]),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: greedy shared thread") { GreedySharedThreadScheduler() },
+            family: .serial, mustFail: ["S6"], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: leaky current scheduler") { LeakyCurrentScheduler() },
             family: .currentScheduler, mustFail: ["K2", "K3"], mayFail: []),

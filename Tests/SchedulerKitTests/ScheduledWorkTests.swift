@@ -64,9 +64,8 @@ import Testing
         #expect(mismatches == 0)
     }
 
-    @Test func preMadeHandles() {
-        #expect(ScheduledWork.alreadyCancelled().isCancelled)
-        #expect(!ScheduledWork.alreadyCancelled().cancel())
-        #expect(!ScheduledWork.finished().cancel() && ScheduledWork.finished().hasStarted)
+    @Test func settledHandlesCannotBeCancelled() {
+        #expect(SettledWork.refused.isCancelled && !SettledWork.refused.cancel())
+        #expect(!SettledWork.ran.isCancelled && !SettledWork.ran.cancel())
     }
 }

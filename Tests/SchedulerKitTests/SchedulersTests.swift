@@ -24,7 +24,7 @@ import Testing
             (DispatchQueueScheduler(name: "d"), [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]),
             (ThreadPool.shared.makeScheduler(name: "p"),
              [.serial, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads]),
-            (OperationQueueScheduler(name: "o"), [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent]),
+            (OperationQueueScheduler(name: "o"), [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]),
             (TestScheduler(), [.serial, .timed, .repeating, .fixedRate, .virtualTime, .setsCurrent]),
             (Schedulers.subscription, []),
         ]

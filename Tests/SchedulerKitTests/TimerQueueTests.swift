@@ -11,6 +11,33 @@ import Testing
         #expect(out == [-1] + Array(0..<1_000))
     }
 
+    /// In-order arrivals take the FIFO, the rest the heap. Mixed arrivals with pops in between must come out exactly
+    /// as from a plain list searched for its smallest due (deadline, submission) entry.
+    @Test func mixedArrivalsComeOutAsFromASortedList() {
+        var queue = TimerQueue<Int>()
+        var reference: [(deadline: Int64, id: Int)] = []
+        var random = SystemRandomNumberGenerator()
+        var now: Int64 = 0
+        var popped = 0
+        for id in 0..<5_000 {
+            // Due now, later, or (sometimes) earlier than the last arrival: both parts of the queue get used.
+            let deadline = max(0, now + Int64.random(in: -20..<40, using: &random))
+            queue.insert(id, at: SchedulerTime(nanoseconds: deadline))
+            reference.append((deadline, id))
+            guard id % 5 == 0 else { continue }
+            now += 7
+            while let entry = queue.popDue(at: SchedulerTime(nanoseconds: now)) {
+                let smallest = reference.indices.filter { reference[$0].deadline <= now }
+                    .min { (reference[$0].deadline, reference[$0].id) < (reference[$1].deadline, reference[$1].id) }
+                #expect(smallest.map { reference[$0].id } == entry.payload)
+                if let smallest { reference.remove(at: smallest) }
+                popped += 1
+            }
+            #expect(!reference.contains { $0.deadline <= now }, "a due entry was left behind")
+        }
+        #expect(popped > 0 && queue.count == reference.count)
+    }
+
     @Test func onlyDueEntriesPop() {
         var queue = TimerQueue<String>()
         queue.insert("late", at: SchedulerTime(nanoseconds: 100))

@@ -8,6 +8,6 @@ final class StackRecursingScheduler: Scheduler {
 
     func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
         Schedulers.performAsCurrent(self) { work() }
-        return ScheduledWork.finished()
+        return SettledWork.ran
     }
 }

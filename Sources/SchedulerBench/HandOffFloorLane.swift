@@ -1,0 +1,46 @@
+import Dispatch
+import Foundation
+@_spi(Bench) import SchedulerKit
+import Synchronization
+
+/// The `spin-handoff` reference: the floor of handing one heap-allocated task to another thread on this machine.
+///
+/// The thread pool's own task node and lock-free queue (``TaskQueue``), consumed by a dedicated thread that never
+/// sleeps and keeps no books: no ownership hand-back, no ready list, no wake-up, no current scheduler. What is left
+/// is one allocation, one queue link and the cache misses of moving the node between cores, so the pool's W1 cost
+/// divided by this one is what the pool's bookkeeping costs, and no design with a node per task can go below it.
+/// It burns a core while it exists, so it is measured only where that does not distort (W1, W9, W10).
+final class HandOffFloorLane: Lane {
+    private let queue = TaskQueue()
+    private let stopping = Atomic<Bool>(false)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// The consumer thread holds the lane until ``stop()``, which the lane group calls at the end of every round.
+    init(name: String) {
+        let thread = Thread { [self] in
+            while !stopping.load(ordering: .acquiring) {
+                queue.pop()?.run()
+            }
+            while let task = queue.pop() { task.run() }
+            stopped.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    var scheduler: (any Scheduler)? { nil }
+
+    func submit(_ work: @escaping @Sendable () -> Void) { _ = queue.push(ScheduledWork(work)) }
+
+    func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
+        preconditionFailure("the hand-off floor has no timers")
+    }
+
+    func drain() {}
+
+    /// Stops the consumer thread after it has run what is queued, and waits for it.
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        stopped.wait()
+    }
+}
