@@ -166,12 +166,12 @@ def idle_cpu(rows, allocator, path):
     groups = cells([r for r in rows if r["workload"] == "W14"], ["cpu_ms_idle"])
     if not groups:
         return
-    figure, axes = plt.subplots(1, len(groups), figsize=(6 * len(groups), 4), squeeze=False)
+    figure, axes = plt.subplots(1, len(groups), figsize=(max(7, 6 * len(groups)), 4), squeeze=False)
     for axis, ((workload, parameters, metric), members) in zip(axes.flat, groups):
         bars(axis, members, log=False)
         axis.set_title(f"{workload} CPU used while idle ({parameters})", fontsize=9)
         axis.set_ylabel("CPU ms (user + system)", fontsize=8)
-    figure.suptitle(f"W14 idle CPU after one task, {allocator}; lower is better (spinning shows here)")
+    figure.suptitle(f"W14 idle CPU after one task, {allocator}; lower is better")
     figure.tight_layout()
     figure.savefig(path, dpi=110)
 
