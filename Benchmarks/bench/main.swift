@@ -8,7 +8,8 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmark every scheduler backend on the workloads of BRIEF §5; write Results/<run-id>/.",
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ReportCommand.self, ConformanceCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ReportCommand.self, ConformanceCommand.self,
+                      CountAllocationsCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }
@@ -61,6 +62,22 @@ struct RunCommand: ParsableCommand {
     }
 }
 
+/// The allocation pass's child process (started by `bench run`, with thread caches off): prints the counts as CSV.
+struct CountAllocationsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: AllocationPass.subcommand, shouldDisplay: false)
+
+    @Option(name: .long) var backend: [String] = []
+    @Option(name: .long) var workload: [String] = []
+    @Option(name: .long) var scale: String = Scale.full.rawValue
+
+    func run() throws {
+        guard let scale = Scale(rawValue: scale) else { throw BenchError("unknown scale '\(scale)'; use full, quick or smoke") }
+        print(try AllocationPass.countInChild(backendNames: backend, workloadNames: workload, scale: scale) {
+            Console.error("bench: \($0)")
+        }, terminator: "")
+    }
+}
+
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List backends, workloads and their parameters.")
 
@@ -75,7 +92,7 @@ struct ListCommand: ParsableCommand {
         for workload in Workload.all {
             workloads.add([
                 workload.id, workload.name, workload.requires.names.joined(separator: ",").ifEmpty("-"),
-                workload.metrics.map(\.name).joined(separator: ","),
+                (workload.metrics + (workload.allocationProbe?.metrics ?? [])).map(\.name).joined(separator: ","),
                 workload.parameters(at: .full).map(\.description).joined(separator: " | "),
                 workload.parameters(at: .quick).map(\.description).joined(separator: " | "),
                 Backend.all.filter(workload.supports).map(\.name).joined(separator: ","),
@@ -83,6 +100,7 @@ struct ListCommand: ParsableCommand {
         }
         print(workloads.render())
         print("\nRounds: \(Scale.full.rounds) (full), \(Scale.quick.rounds) (--quick), after one warm-up round; W9 runs once (exact counts).")
+        print("W11–W13's allocs_per_* and size_class_bytes_per_* come from a separate counting pass (jemalloc only).")
     }
 }
 

@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "CJemalloc.h"
 
@@ -62,4 +63,50 @@ uint64_t cjemalloc_counted_bytes_of_malloc(size_t size) {
     cjemalloc_read_u64("thread.allocated", &after);
     free(block);
     return after - before;
+}
+
+/* Reads one counter of a numbered size class; the name is built on the stack, because a heap-allocated name would
+   be counted by the very statistics it reads. */
+static int read_class(cjemalloc_mallctl_fn mallctl, const char *format, unsigned index, void *value, size_t length) {
+    char name[96];
+    snprintf(name, sizeof(name), format, index);
+    return mallctl(name, value, &length, NULL, 0);
+}
+
+int cjemalloc_arena_totals(uint64_t *allocations, uint64_t *size_class_bytes) {
+    cjemalloc_mallctl_fn mallctl = cjemalloc_find_mallctl();
+    if (!mallctl) return ENOENT;
+    int error = cjemalloc_advance_epoch();
+    if (error) return error;
+    uint64_t small = 0, large = 0;
+    if ((error = cjemalloc_read_u64("stats.arenas.4096.small.nmalloc", &small))) return error;
+    if ((error = cjemalloc_read_u64("stats.arenas.4096.large.nmalloc", &large))) return error;
+    unsigned bins = 0, extents = 0;
+    size_t length = sizeof(unsigned);
+    if ((error = mallctl("arenas.nbins", &bins, &length, NULL, 0))) return error;
+    if ((error = mallctl("arenas.nlextents", &extents, &length, NULL, 0))) return error;
+    uint64_t counted = 0, bytes = 0;
+    for (unsigned index = 0; index < bins + extents; index++) {
+        int isBin = index < bins;
+        unsigned class = isBin ? index : index - bins;
+        size_t size = 0;
+        uint64_t made = 0;
+        if ((error = read_class(mallctl, isBin ? "arenas.bin.%u.size" : "arenas.lextent.%u.size", class, &size, sizeof(size)))) return error;
+        if ((error = read_class(mallctl, isBin ? "stats.arenas.4096.bins.%u.nmalloc" : "stats.arenas.4096.lextents.%u.nmalloc",
+                                class, &made, sizeof(made)))) return error;
+        counted += made;
+        bytes += made * size;
+    }
+    /* The per-class counts must add up to the totals, or the two readings describe different states. */
+    if (counted != small + large) return EPROTO;
+    *allocations = counted;
+    *size_class_bytes = bytes;
+    return 0;
+}
+
+void cjemalloc_malloc_and_free(size_t size, size_t count) {
+    for (size_t index = 0; index < count; index++) {
+        void *volatile block = malloc(size);  /* volatile: the calls must not be optimised away */
+        free(block);
+    }
 }

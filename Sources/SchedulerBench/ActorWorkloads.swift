@@ -3,70 +3,103 @@ import SchedulerKit
 
 // Actors and tasks on each backend's executor (``SchedulerExecutor``), beside default actors and tasks on Swift's
 // global executor (the `default-executor` reference): "should I use a scheduler or an actor?", measured.
-// The caller is always a detached task on the global executor, so every row pays the same way into and out of it.
+// Each workload is one loop (an ``ActorLoop``): timed in the bench's rounds, and counted in its allocation pass
+// (``AllocationProbe``). The caller is a task on the global executor, except for W11 with `caller=backend`.
 
 extension Workload {
-    /// W11: one task awaits an actor method `calls` times (W1 driven through an actor): two executor hops per call
-    /// for an actor on a scheduler; none for a default actor, whose job the runtime may run on the caller's thread.
-    static let actorHop = Workload(
+    /// W11: one task awaits an actor method `calls` times (W1 driven through an actor). With `caller=global` the
+    /// task runs on the global executor: two executor hops per call for an actor on a scheduler, none for a default
+    /// actor, whose job the runtime may run on the caller's thread. With `caller=backend` the task prefers an executor
+    /// over a second scheduler of the same backend instance, so the hop stays inside the backend (for the
+    /// `default-executor` reference that is the global executor again).
+    static let actorHop = actorWorkload(
         id: "W11", name: "actor-hop", summary: "await actor.method() from a task, actor on the backend's executor",
-        requires: [.executor], metrics: [MetricSpec("ns_per_call", unit: "ns")],
-        configurations: { [Parameters(["calls": $0.size(full: 100_000, quick: 10_000, smoke: 100)])] }
-    ) { lanes, _, parameters in
-        let calls = parameters["calls"]
-        let actor = lanes.lane("actor").makeActor()
-        let elapsed = runBlocking {
-            let start = Clock.now()
-            for _ in 0..<calls { await actor.touch() }
-            return Clock.now() - start
+        unit: "call", countedBy: "calls",
+        configurations: { scale in
+            ActorHopCaller.allCases.map { Parameters(["calls": scale.size(full: 100_000, quick: 10_000, smoke: 100)], choices: ["caller": $0.rawValue]) }
         }
-        return RoundResult(values: ["ns_per_call": Double(elapsed) / Double(calls)])
+    ) { lanes, parameters in
+        let actor = lanes.lane("actor").makeActor()
+        let caller = ActorHopCaller(parameters) == .backend ? lanes.lane("caller").taskExecutor : nil
+        return ActorLoop(caller: caller) { calls in
+            for _ in 0..<calls { await actor.touch() }
+        }
     }
 
     /// W12: create a task on the backend's executor (a task executor preference) and await its value, `tasks` times.
-    static let taskLifecycle = Workload(
+    static let taskLifecycle = actorWorkload(
         id: "W12", name: "task-lifecycle", summary: "Task(executorPreference:) { }.value, created and awaited one at a time",
-        requires: [.executor], metrics: [MetricSpec("ns_per_task", unit: "ns")],
+        unit: "task", countedBy: "tasks",
         configurations: { [Parameters(["tasks": $0.size(full: 50_000, quick: 5_000, smoke: 50)])] }
-    ) { lanes, _, parameters in
-        let tasks = parameters["tasks"]
+    ) { lanes, _ in
         let executor = lanes.lane("tasks").taskExecutor
-        let elapsed = runBlocking {
-            let start = Clock.now()
+        return ActorLoop(caller: nil) { tasks in
             for index in 0..<tasks { _ = await Task(executorPreference: executor) { index }.value }
-            return Clock.now() - start
         }
-        return RoundResult(values: ["ns_per_task": Double(elapsed) / Double(tasks)])
     }
 
     /// W13: two actors on two executors of the backend bounce a call back and forth (W4 driven through actors).
-    static let actorPingPong = Workload(
+    static let actorPingPong = actorWorkload(
         id: "W13", name: "actor-ping-pong", summary: "round trips between two actors, each on its own executor",
-        requires: [.executor], metrics: [MetricSpec("ns_per_round_trip", unit: "ns")],
+        unit: "round_trip", countedBy: "round_trips",
         configurations: { [Parameters(["round_trips": $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
-    ) { lanes, _, parameters in
-        let trips = parameters["round_trips"]
+    ) { lanes, _ in
         let (ping, pong) = (lanes.lane("ping").makeActor(), lanes.lane("pong").makeActor())
-        let elapsed = runBlocking {
-            let start = Clock.now()
-            await ping.rally(with: pong, trips: trips)
-            return Clock.now() - start
+        return ActorLoop(caller: nil) { trips in await ping.rally(with: pong, trips: trips) }
+    }
+
+    /// An actor workload: `prepare` sets up one round's actors and returns its loop; the timing round runs the loop
+    /// `countedBy` times and reports `ns_per_<unit>`; the allocation pass counts the same loop (``AllocationProbe``).
+    private static func actorWorkload(
+        id: String, name: String, summary: String, unit: String, countedBy: String,
+        configurations: @escaping @Sendable (Scale) -> [Parameters],
+        prepare: @escaping @Sendable (LaneGroup, Parameters) -> ActorLoop
+    ) -> Workload {
+        let timing = MetricSpec("ns_per_\(unit)", unit: "ns")
+        let probe = AllocationProbe(unit: unit, units: { $0[countedBy] }, prepare: prepare)
+        return Workload(id: id, name: name, summary: summary, requires: [.executor], metrics: [timing], allocationProbe: probe,
+                        configurations: configurations) { lanes, _, parameters in
+            let units = parameters[countedBy]
+            let elapsed = prepare(lanes, parameters).run(units)
+            return RoundResult(values: [timing.name: Double(elapsed) / Double(units)])
         }
-        return RoundResult(values: ["ns_per_round_trip": Double(elapsed) / Double(trips)])
     }
 }
 
-/// Runs `body` in a detached task on the global executor and waits for it (bench threads are not cooperative ones).
-private func runBlocking(_ body: @escaping @Sendable () async -> UInt64) -> UInt64 {
-    let result = Locked<UInt64>(0)
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        let elapsed = await body()
-        result.withLock { $0 = elapsed }
-        done.signal()
+/// Where W11's calling task runs.
+enum ActorHopCaller: String, CaseIterable {
+    /// A detached task on Swift's global executor.
+    case global
+    /// A task preferring an executor over another scheduler of the same backend instance.
+    case backend
+
+    init(_ parameters: Parameters) {
+        let choice = parameters.choice("caller")
+        guard let caller = ActorHopCaller(rawValue: choice) else { preconditionFailure("W11: caller=\(choice) is not global or backend") }
+        self = caller
     }
-    done.wait()
-    return result.withLock { $0 }
+}
+
+/// One round's work of an actor workload: `body(units)` runs `units` repetitions, in a task started on `caller`
+/// (nil: a detached task on the global executor; bench threads are not cooperative ones, so they block on it).
+struct ActorLoop: Sendable {
+    let caller: (any TaskExecutor)?
+    let body: @Sendable (_ units: Int) async -> Void
+
+    /// Runs `units` repetitions in a fresh task and waits for it; returns the nanoseconds the repetitions took.
+    func run(_ units: Int) -> UInt64 {
+        let elapsed = Locked<UInt64>(0)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached(executorPreference: caller) { [body] in
+            let start = Clock.now()
+            await body(units)
+            let end = Clock.now()
+            elapsed.withLock { $0 = end &- start }
+            done.signal()
+        }
+        done.wait()
+        return elapsed.withLock { $0 }
+    }
 }
 
 /// What W11 and W13 call: the same methods on an actor of either kind.

@@ -79,7 +79,8 @@ public enum BenchRun {
         let folder = URL(fileURLWithPath: request.resultsRoot).appendingPathComponent(metadata.runID)
         if FileManager.default.fileExists(atPath: folder.path) { throw BenchError("\(folder.path) already exists; results are never overwritten") }
         let runner = Runner(backends: backends, workloads: workloads, scale: request.scale, rounds: request.rounds)
-        let observations = runner.run(progress: progress)
+        let timed = runner.run(progress: progress)
+        let observations = AllocationPass.merge(AllocationPass.run(for: runner, log: log), into: timed)
         let results = RunResults(observations: observations, metadata: metadata, allocator: allocator.rawValue)
         try results.write(to: folder)
         return (folder, results)

@@ -58,7 +58,7 @@ public enum Report {
         guard process.terminationStatus == 0 else {
             throw BenchError("\(script) failed (exit \(process.terminationStatus)); see its output above, or pass --no-charts")
         }
-        return ["throughput.png", "latency.png", "allocations.png"].map { "\(folder)/\($0)" }
+        return ["throughput.png", "latency.png", "allocations.png", "actors.png", "idle_cpu.png"].map { "\(folder)/\($0)" }
             .filter { FileManager.default.fileExists(atPath: $0) }
     }
 }

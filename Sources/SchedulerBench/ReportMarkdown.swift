@@ -22,6 +22,11 @@ extension Report {
 
         """
         text += "## What to take from it\n\n" + reading(rows.filter { $0.allocator == main }).map { "- \($0)" }.joined(separator: "\n") + "\n\n"
+        let actors = actorFindings(rows.filter { $0.allocator == main })
+        if !actors.isEmpty {
+            text += "## Actors or schedulers?\n\nFrom W11–W13 (\(main)); medians, and \"within noise\" where the rounds' intervals overlap "
+                + "or a row is flagged noisy.\n\n" + actors.map { "- \($0)" }.joined(separator: "\n") + "\n\n"
+        }
         for allocator in allocators {
             text += "## Goals of BRIEF §7 (\(allocator))\n\n| goal | measured | verdict |\n|---|---|---|\n"
             for check in Goals.check(rows, allocator: allocator) {
@@ -35,6 +40,9 @@ extension Report {
                 "throughput": "Cost per task, hop or step by backend (median; bars span min to max over the rounds; log axis).",
                 "latency": "Schedule-to-start latency (W5, idle and saturated) and timer lateness (W6) percentiles, log axis.",
                 "allocations": "Allocations and bytes per scheduled task (W9, counted on the scheduling thread).",
+                "actors": "Actors and tasks (W11–W13): time per actor call (from the global executor and from the backend), per task and per "
+                    + "actor round trip on each backend's executor beside default actors (log axis); below, allocations of every thread per unit.",
+                "idle_cpu": "CPU time (user + system) the process used while each backend sat idle after one task (W14): spinning shows here.",
             ]
             for chart in charts {
                 let name = ((chart as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -93,16 +101,6 @@ extension Report {
         if !allocations.isEmpty, let direct = median(Backend.directCallName, "W9", "allocs_per_task") {
             lines.append("Allocations per task (W9): " + allocations.joined(separator: ", ")
                 + "; the closure's own context alone (direct call) is \(Format.short(direct)).")
-        }
-        if let defaultCall = median(Backend.defaultExecutorName, "W11", "ns_per_call") {
-            let onSchedulers = schedulers.compactMap { name in median(name, "W11", "ns_per_call").map { "`\(name)` \(Format.short($0))" } }
-            let pingPong = median(Backend.defaultExecutorName, "W13", "ns_per_round_trip")
-            lines.append("Actors (W11–W13): a call into a default actor costs \(Format.short(defaultCall)) ns"
-                + (pingPong.map { " and an actor-to-actor round trip \(Format.short($0)) ns" } ?? "")
-                + ", because the runtime runs default actors' jobs on the caller's thread when it can; a call into an actor on a scheduler's executor costs "
-                + onSchedulers.joined(separator: ", ")
-                + " ns, two real hops. Use a default actor for isolated state that is touched from async code; use a scheduler (or an actor on one) "
-                + "when work must run on particular threads, in a given order with other scheduled work, with cancellation, or under virtual time.")
         }
         let goals = Goals.check(rows, allocator: rows.first?.allocator ?? "jemalloc")
         let missed = goals.filter { $0.outcome == .notMet }

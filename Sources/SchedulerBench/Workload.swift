@@ -23,23 +23,36 @@ public enum Scale: String, Sendable, CaseIterable {
     }
 }
 
-/// Named integer parameters of one workload configuration, in a fixed order ("producers=4 tasks=100000").
+/// Named parameters of one workload configuration, in a fixed order ("producers=4 tasks=100000"): integers, and named
+/// choices ("caller=backend") after them.
 public struct Parameters: Sendable, Hashable, CustomStringConvertible {
     public let pairs: [Pair]
 
     public struct Pair: Sendable, Hashable {
         public let name: String
-        public let value: Int
+        /// The number, or nil for a choice.
+        public let value: Int?
+        /// The chosen option of a choice parameter, nil for a number.
+        public let choice: String?
     }
 
-    public init(_ pairs: KeyValuePairs<String, Int>) { self.pairs = pairs.map { Pair(name: $0.key, value: $0.value) } }
+    public init(_ pairs: KeyValuePairs<String, Int>, choices: KeyValuePairs<String, String> = [:]) {
+        self.pairs = pairs.map { Pair(name: $0.key, value: $0.value, choice: nil) }
+            + choices.map { Pair(name: $0.key, value: nil, choice: $0.value) }
+    }
 
     public subscript(_ name: String) -> Int {
-        guard let pair = pairs.first(where: { $0.name == name }) else { preconditionFailure("no parameter \(name) in \(self)") }
-        return pair.value
+        guard let value = pairs.first(where: { $0.name == name })?.value else { preconditionFailure("no number \(name) in \(self)") }
+        return value
     }
 
-    public var description: String { pairs.map { "\($0.name)=\($0.value)" }.joined(separator: " ") }
+    /// The option chosen for a choice parameter.
+    public func choice(_ name: String) -> String {
+        guard let choice = pairs.first(where: { $0.name == name })?.choice else { preconditionFailure("no choice \(name) in \(self)") }
+        return choice
+    }
+
+    public var description: String { pairs.map { "\($0.name)=\($0.choice ?? $0.value.map(String.init) ?? "")" }.joined(separator: " ") }
 }
 
 /// One metric a workload reports, with its unit and which way is better.
@@ -97,11 +110,13 @@ public struct Workload: Sendable {
     public let metrics: [MetricSpec]
     /// Exact counts need a single round (W9): repeating them measures nothing new.
     public let singleRound: Bool
+    /// Allocations of every thread per unit of work, counted in a separate pass (W11–W13; see ``AllocationPass``).
+    public let allocationProbe: AllocationProbe?
     let configurations: @Sendable (Scale) -> [Parameters]
     let body: @Sendable (_ lanes: LaneGroup, _ backend: Backend, _ parameters: Parameters) -> RoundResult
 
     init(id: String, name: String, summary: String, requires: Capabilities, metrics: [MetricSpec], singleRound: Bool = false,
-         configurations: @escaping @Sendable (Scale) -> [Parameters],
+         allocationProbe: AllocationProbe? = nil, configurations: @escaping @Sendable (Scale) -> [Parameters],
          body: @escaping @Sendable (LaneGroup, Backend, Parameters) -> RoundResult) {
         self.id = id
         self.name = name
@@ -109,6 +124,7 @@ public struct Workload: Sendable {
         self.requires = requires
         self.metrics = metrics
         self.singleRound = singleRound
+        self.allocationProbe = allocationProbe
         self.configurations = configurations
         self.body = body
     }

@@ -36,3 +36,53 @@ import Testing
         #expect(text.contains("not met"))
     }
 }
+
+@Suite struct ActorFindingsTests {
+    static func row(_ backend: String, _ workload: String, _ metric: String, _ median: Double, spread: Double = 0.05,
+                    parameters: String = "n=1") -> SummaryRow {
+        var row = Fixtures.row(backend: backend, median: median, low: median * (1 - spread), high: median * (1 + spread),
+                               parameters: parameters, metric: metric)
+        row.workload = workload
+        return row
+    }
+
+    static let rows = [
+        row("default-executor", "W11", "ns_per_call", 50, parameters: "calls=1 caller=global"),
+        row("dispatch", "W11", "ns_per_call", 1600, parameters: "calls=1 caller=global"),
+        row("threadpool", "W11", "ns_per_call", 10_000, parameters: "calls=1 caller=global"),
+        row("default-executor", "W11", "ns_per_call", 50, parameters: "calls=1 caller=backend"),
+        row("dispatch", "W11", "ns_per_call", 1500, spread: 0.5, parameters: "calls=1 caller=backend"),
+        row("threadpool", "W11", "ns_per_call", 500, parameters: "calls=1 caller=backend"),
+        row("default-executor", "W13", "ns_per_round_trip", 25), row("threadpool", "W13", "ns_per_round_trip", 1000),
+        row("default-executor", "W12", "ns_per_task", 900), row("dispatch", "W12", "ns_per_task", 920),
+        row("default-executor", "W11", "allocs_per_call", 0, parameters: "calls=1 caller=global"),
+        row("threadpool", "W11", "allocs_per_call", 6.0004, parameters: "calls=1 caller=global"),
+    ]
+
+    @Test func sentencesFollowFromTheMediansAndTheNoise() {
+        let text = Report.actorFindings(Self.rows).joined(separator: "\n")
+        #expect(text.contains("**An actor on the default executor** is the better choice"))
+        #expect(text.contains("costs 50.0 ns, 32.0x less than into an actor on the cheapest scheduler executor"))
+        #expect(text.contains("When the caller already runs on the backend"))  // not on every backend, so no headline
+        #expect(text.contains("`threadpool` 500 ns instead of 10.0 µs (20.0x less)"))
+        #expect(text.contains("cheaper only on `threadpool` in this run"))
+        #expect(text.contains("`dispatch` 1500 ns instead of 1600 ns (within noise)"))  // a noisy row claims nothing
+        #expect(text.contains("Even the cheapest, `threadpool`, is 10.0x a default actor's call"))
+        #expect(text.contains("two default actors (25.0 ns) are 40.0x cheaper"))
+        #expect(text.contains("the cheapest, `dispatch`, is within noise of the global executor"))  // intervals overlap
+        #expect(text.contains("per call from the global executor (W11): `default-executor` 0.00, `threadpool` 6.00"))
+        #expect(text.contains("conformance rules E1–E4"))
+    }
+
+    @Test func aCallerOnTheBackendThatIsCheaperEverywhereMakesTheSchedulerTheBetterChoice() {
+        let rows = Self.rows.filter { !($0.backend == "dispatch" && $0.parameters.contains("caller=backend")) }
+        #expect(Report.actorFindings(rows).joined().contains("**A scheduler's executor** pays off when the caller already runs on the backend"))
+    }
+
+    @Test func aRunWithoutActorRowsHasNoSection() {
+        #expect(Report.actorFindings([Self.row("dispatch", "W1", "ns_per_task", 400)]).isEmpty)
+        let text = Report.markdown(rows: Self.rows, metadata: Fixtures.metadata, folder: "run-1", charts: ["run-1/charts/actors.png"])
+        #expect(text.contains("## Actors or schedulers?"))
+        #expect(text.contains("![actors](run-1/charts/actors.png)\n\nActors and tasks (W11–W13)"))
+    }
+}

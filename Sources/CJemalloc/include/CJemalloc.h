@@ -21,4 +21,11 @@ const char *cjemalloc_version(void);
 uint64_t cjemalloc_counted_bytes_of_malloc(size_t size);
 /// glibc's malloc_trim(0): gives freed memory back to the system (used when jemalloc is not loaded).
 void cjemalloc_system_trim(void);
+/// Allocation requests served by all arenas (stats.arenas.<all>.{small,large}.nmalloc, after an epoch refresh) and
+/// the bytes of their size classes (each bin's and large extent's nmalloc times its size class). Allocates nothing.
+/// Counts every thread's requests only when thread caches are off (MALLOC_CONF=tcache:false); EPROTO when the
+/// per-class counts do not add up to the totals.
+int cjemalloc_arena_totals(uint64_t *allocations, uint64_t *size_class_bytes);
+/// `count` malloc/free pairs of `size` bytes (to prove that counts are exact).
+void cjemalloc_malloc_and_free(size_t size, size_t count);
 #endif
