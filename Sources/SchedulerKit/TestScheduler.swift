@@ -105,14 +105,14 @@ public final class TestScheduler: TimedScheduler {
     }
 
     private func advanceDriven(to target: SchedulerTime) {
-        while runNext(dueBy: target) {}
+        _ = runDue(by: target, atMost: .max)
         state.withLock { $0.now = max($0.now, target) }
     }
 
     /// Runs exactly one task (the earliest, moving `now` to its due time); false if there was none.
     @discardableResult
     public func step() -> Bool {
-        drive { runNext(dueBy: .distantFuture) }
+        drive { runDue(by: .distantFuture, atMost: 1) == 1 }
     }
 
     /// Runs tasks one at a time, moving time forward, until none is left or `maxSteps` ran.
@@ -120,8 +120,7 @@ public final class TestScheduler: TimedScheduler {
     public func run(maxSteps: Int = 1_000_000) -> RunOutcome {
         precondition(maxSteps >= 0, "run(maxSteps:): must be >= 0, got \(maxSteps)")
         return drive {
-            var steps = 0
-            while steps < maxSteps, runNext(dueBy: .distantFuture) { steps += 1 }
+            let steps = runDue(by: .distantFuture, atMost: maxSteps)
             let pending = state.withLock { state in
                 state.timers.purgeIfGrown(\.isDead)
                 return state.timers.count
@@ -137,25 +136,43 @@ public final class TestScheduler: TimedScheduler {
         return body()
     }
 
-    /// Pops and runs the earliest live task due by `limit`; false when there is none.
-    private func runNext(dueBy limit: SchedulerTime) -> Bool {
-        while true {
-            guard let entry = state.withLock({ state -> TimerQueue<VirtualTask>.Entry? in
-                guard let entry = state.timers.popDue(at: limit) else { return nil }
-                state.now = max(state.now, entry.deadline)
-                return entry
-            }) else { return false }
-            switch entry.payload {
-            case .once(let task):
-                if Schedulers.performAsCurrent(self, { task.run() }) { return true }
-            case .tick(let repeating):
-                guard Schedulers.performAsCurrent(self, { repeating.work.runTick() }) else {
-                    if repeating.work.isCancelled { continue } else { return true }
-                }
-                let next = entry.deadline.advanced(by: repeating.interval, argument: "interval")
-                state.withLock { $0.timers.insert(.tick(repeating), at: next, sequence: repeating.sequence) }
-                return true
+    private typealias Entry = TimerQueue<VirtualTask>.Entry
+    /// At most this many entries leave the queue in one visit to the lock.
+    private static let batchLimit = 64
+
+    /// Runs up to `maxTasks` live tasks due by `limit`, in (due, submission) order; returns how many ran (cancelled
+    /// entries are skipped and not counted). Each visit to the lock takes out every entry of the earliest deadline
+    /// (up to `batchLimit` and the tasks still wanted): work those tasks add is due no earlier and sequenced later,
+    /// and a repeating tick re-arms a whole interval later, so running the batch in order keeps the order, and a
+    /// cancel still wins over a batched task through the task's own atomic state.
+    private func runDue(by limit: SchedulerTime, atMost maxTasks: Int) -> Int {
+        var ran = 0
+        var batch: [Entry] = []
+        while ran < maxTasks {
+            let wanted = min(maxTasks - ran, Self.batchLimit)
+            batch.removeAll(keepingCapacity: true)
+            state.withLock { state in
+                guard let first = state.timers.popDue(at: limit) else { return }
+                state.now = max(state.now, first.deadline)
+                batch.append(first)
+                while batch.count < wanted, let next = state.timers.popDue(at: first.deadline) { batch.append(next) }
             }
+            if batch.isEmpty { return ran }
+            for entry in batch where perform(entry) { ran += 1 }
+        }
+        return ran
+    }
+
+    /// Runs one popped entry with the state lock released; false if it was cancelled.
+    private func perform(_ entry: Entry) -> Bool {
+        switch entry.payload {
+        case .once(let task):
+            return Schedulers.performAsCurrent(self) { task.run() }
+        case .tick(let repeating):
+            guard Schedulers.performAsCurrent(self, { repeating.work.runTick() }) else { return !repeating.work.isCancelled }
+            let next = entry.deadline.advanced(by: repeating.interval, argument: "interval")
+            state.withLock { $0.timers.insert(.tick(repeating), at: next, sequence: repeating.sequence) }
+            return true
         }
     }
 }
