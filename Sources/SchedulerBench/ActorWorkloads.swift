@@ -27,13 +27,18 @@ extension Workload {
     }
 
     /// W12: create a task on the backend's executor (a task executor preference) and await its value, `tasks` times.
+    /// With `caller=global` the awaiting task runs on the global executor, so each finished task resumes it on another
+    /// set of threads; with `caller=backend` it prefers a second scheduler of the same backend instance.
     static let taskLifecycle = actorWorkload(
         id: "W12", name: "task-lifecycle", summary: "Task(executorPreference:) { }.value, created and awaited one at a time",
         unit: "task", countedBy: "tasks",
-        configurations: { [Parameters(["tasks": $0.size(full: 50_000, quick: 5_000, smoke: 50)])] }
-    ) { lanes, _ in
+        configurations: { scale in
+            ActorHopCaller.allCases.map { Parameters(["tasks": scale.size(full: 50_000, quick: 5_000, smoke: 50)], choices: ["caller": $0.rawValue]) }
+        }
+    ) { lanes, parameters in
         let executor = lanes.lane("tasks").taskExecutor
-        return ActorLoop(caller: nil) { tasks in
+        let caller = ActorHopCaller(parameters) == .backend ? lanes.lane("caller").taskExecutor : nil
+        return ActorLoop(caller: caller) { tasks in
             for index in 0..<tasks { _ = await Task(executorPreference: executor) { index }.value }
         }
     }
@@ -66,7 +71,7 @@ extension Workload {
     }
 }
 
-/// Where W11's calling task runs.
+/// Where W11's and W12's calling task runs.
 enum ActorHopCaller: String, CaseIterable {
     /// A detached task on Swift's global executor.
     case global
@@ -75,7 +80,7 @@ enum ActorHopCaller: String, CaseIterable {
 
     init(_ parameters: Parameters) {
         let choice = parameters.choice("caller")
-        guard let caller = ActorHopCaller(rawValue: choice) else { preconditionFailure("W11: caller=\(choice) is not global or backend") }
+        guard let caller = ActorHopCaller(rawValue: choice) else { preconditionFailure("caller=\(choice) is not global or backend") }
         self = caller
     }
 }

@@ -21,7 +21,7 @@ struct ActorFindings {
 
     var hasRows: Bool { rows.contains { ["W11", "W12", "W13"].contains($0.workload) } }
 
-    /// W11's rows with the caller on the global executor (runs before `caller` existed have no caller parameter).
+    /// A row of W11 or W12; `caller: "global"` also matches rows of runs made before `caller` existed.
     func row(_ backend: String, _ workload: String, _ metric: String, caller: String? = nil) -> SummaryRow? {
         rows.first { row in
             row.backend == backend && row.workload == workload && row.metric == metric
@@ -101,21 +101,36 @@ struct ActorFindings {
     }
 
     func tasks() -> String? {
-        guard let reference = row(Self.reference, "W12", "ns_per_task"), let best = schedulerRows("W12", "ns_per_task").first else { return nil }
-        let list = schedulerRows("W12", "ns_per_task").map { "`\($0.backend)` \(ns($0))" }.joined(separator: ", ")
+        guard let reference = row(Self.reference, "W12", "ns_per_task", caller: "global"),
+              let best = schedulerRows("W12", "ns_per_task", caller: "global").first else { return nil }
+        let list = schedulerRows("W12", "ns_per_task", caller: "global").map { "`\($0.backend)` \(ns($0))" }.joined(separator: ", ")
         let verdict = switch Versus(best, reference) {
         case .lower(let times): "the cheapest, `\(best.backend)`, is \(Format.short(times))x cheaper than the global executor"
         case .higher(let times): "even the cheapest, `\(best.backend)`, costs \(Format.short(times))x the global executor's"
         case .withinNoise: "the cheapest, `\(best.backend)`, is within noise of the global executor"
         }
-        return "Creating and awaiting a task (W12): \(ns(reference)) on the global executor; with an executor preference for a scheduler "
-            + "\(list): \(verdict)."
+        var text = "Creating and awaiting a task (W12) from a task on the global executor (caller=global): \(ns(reference)) "
+            + "with no preference; with an executor preference for a scheduler \(list): \(verdict)."
+        let moved = Self.schedulers.compactMap { name -> String? in
+            guard let inside = row(name, "W12", "ns_per_task", caller: "backend"),
+                  let outside = row(name, "W12", "ns_per_task", caller: "global") else { return nil }
+            return "`\(name)` \(ns(inside)) (\(Versus(inside, outside).phrase(lower: "less", higher: "more")))"
+        }
+        if !moved.isEmpty {
+            text += " When the awaiting task itself runs on the backend (caller=backend): \(moved.joined(separator: ", ")). "
+                + "A task that finishes resumes the task awaiting it on that task's executor, so with caller=global every task "
+                + "crosses from the backend's threads to the global executor's and back; where that crossing costs a wake-up of a "
+                + "parked thread, keep the awaiting code on the same backend."
+        }
+        return text
     }
 
     func allocations() -> String? {
         let cells: [(String, String, String?, String)] = [
             ("W11", "allocs_per_call", "global", "per call from the global executor"), ("W11", "allocs_per_call", "backend", "per call from the backend"),
-            ("W12", "allocs_per_task", nil, "per task"), ("W13", "allocs_per_round_trip", nil, "per round trip"),
+            ("W12", "allocs_per_task", "global", "per task awaited from the global executor"),
+            ("W12", "allocs_per_task", "backend", "per task awaited from the backend"),
+            ("W13", "allocs_per_round_trip", nil, "per round trip"),
         ]
         let parts = cells.compactMap { workload, metric, caller, label -> String? in
             let all = ([Self.reference] + Self.schedulers).compactMap { row($0, workload, metric, caller: caller) }

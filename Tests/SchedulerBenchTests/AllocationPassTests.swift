@@ -30,13 +30,14 @@ import Testing
         let backends = ["dispatch", Backend.defaultExecutorName].compactMap(Backend.named)
         let runner = Runner(backends: backends, workloads: [w11, w12], scale: .quick)
         let cells = runner.plan
-        #expect(cells.map(\.parameters.description) == ["calls=10000 caller=global", "calls=10000 caller=backend", "tasks=5000"])
+        #expect(cells.map(\.parameters.description) == ["calls=10000 caller=global", "calls=10000 caller=backend",
+                                                           "tasks=5000 caller=global", "tasks=5000 caller=backend"])
         let text = """
         workload,parameters,backend,metric,value
         W11,calls=10000 caller=backend,dispatch,allocs_per_call,4.0001
         W11,calls=10000 caller=backend,dispatch,allocs_per_call,3.9999
         W11,calls=10000 caller=backend,dispatch,size_class_bytes_per_call,144.5
-        W12,tasks=5000,default-executor,allocs_per_task,4
+        W12,tasks=5000 caller=global,default-executor,allocs_per_task,4
 
         """
         let counted = try AllocationPass.parse(text, cells: cells)
@@ -54,7 +55,8 @@ import Testing
             "calls=10000 caller=global ns_per_call", "calls=10000 caller=global ns_per_call",
             "calls=10000 caller=backend ns_per_call", "calls=10000 caller=backend ns_per_call",
             "calls=10000 caller=backend allocs_per_call", "calls=10000 caller=backend size_class_bytes_per_call",
-            "tasks=5000 ns_per_task", "tasks=5000 ns_per_task", "tasks=5000 allocs_per_task",
+            "tasks=5000 caller=global ns_per_task", "tasks=5000 caller=global ns_per_task", "tasks=5000 caller=global allocs_per_task",
+            "tasks=5000 caller=backend ns_per_task", "tasks=5000 caller=backend ns_per_task",
         ])
         #expect(throws: BenchError.self) { try AllocationPass.parse("workload,parameters,backend,metric,value\nW11,calls=1,dispatch,allocs_per_call,1\n", cells: cells) }
     }
