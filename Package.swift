@@ -56,8 +56,11 @@ let package = Package(
             name: "SchedulerBench",
             dependencies: [
                 "SchedulerKit",
+                "SchedulerKitNIO",
                 "CJemalloc",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
