@@ -9,6 +9,7 @@ let package = Package(
     name: "SchedulerKit",
     products: [
         .library(name: "SchedulerKit", targets: ["SchedulerKit"]),
+        .library(name: "SchedulerKitNIO", targets: ["SchedulerKitNIO"]),
         .library(name: "SchedulerConformance", targets: ["SchedulerConformance"]),
         .library(name: "SchedulerBench", targets: ["SchedulerBench"]),
         .executable(name: "bench", targets: ["bench"]),
@@ -17,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -27,14 +29,38 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // SwiftNIO's EventLoop and NIOThreadPool as schedulers: a target of its own, so SchedulerKit stays free of NIO.
+        .target(
+            name: "SchedulerKitNIO",
+            dependencies: [
+                "SchedulerKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "SchedulerConformance", dependencies: ["SchedulerKit"], swiftSettings: strict),
+        // The NIO adapters as conformance backends (for `swift test` and `bench conformance`), apart from the kit,
+        // which stays free of NIO too.
+        .target(
+            name: "SchedulerConformanceNIO",
+            dependencies: [
+                "SchedulerConformance",
+                "SchedulerKitNIO",
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "SchedulerBench",
             dependencies: [
                 "SchedulerKit",
+                "SchedulerKitNIO",
                 "CJemalloc",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -43,14 +69,29 @@ let package = Package(
             dependencies: [
                 "SchedulerBench",
                 "SchedulerConformance",
+                "SchedulerConformanceNIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/bench",
             swiftSettings: strict
         ),
         .testTarget(name: "SchedulerKitTests", dependencies: ["SchedulerKit"], swiftSettings: strict),
-        .testTarget(name: "ConformanceTests", dependencies: ["SchedulerConformance", "SchedulerKit"], swiftSettings: strict),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["SchedulerConformance", "SchedulerConformanceNIO", "SchedulerKit"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "SchedulerBenchTests", dependencies: ["SchedulerBench"], swiftSettings: strict),
+        .testTarget(
+            name: "SchedulerKitNIOTests",
+            dependencies: [
+                "SchedulerKitNIO",
+                "SchedulerKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

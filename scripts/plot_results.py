@@ -22,6 +22,7 @@ COLORS = {
     "dispatch": "#1f77b4", "threadpool": "#2ca02c", "operationqueue": "#d62728", "immediate": "#9467bd",
     "subscription": "#8c564b", "test": "#e377c2", "raw-dispatch": "#7f7f7f", "raw-operationqueue": "#bcbd22",
     "direct-call": "#17becf", "raw-dispatch-global": "#aaaaaa", "default-executor": "#ff7f0e",
+    "nio-eventloop": "#6a3d9a", "nio-threadpool": "#b15928", "raw-nio-execute": "#cab2d6",
 }
 
 

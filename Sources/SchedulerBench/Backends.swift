@@ -21,17 +21,20 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// Can host actors and tasks (Swift concurrency): a ``SchedulerExecutor`` over the lane's scheduler, or Swift's
     /// default executor for the `default-executor` reference.
     public static let executor = Capabilities(rawValue: 1 << 6)
+    /// The handle of plain work can cancel it (W7). Every SchedulerKit scheduler's can; the SwiftNIO adapters' cannot
+    /// (`EventLoop.execute` and `NIOThreadPool.submit` have no cancellation).
+    public static let cancellation = Capabilities(rawValue: 1 << 7)
 
     static let names: [(Capabilities, String)] = [
         (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
-        (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"),
+        (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"), (.cancellation, "cancel"),
     ]
 
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
 
     /// What a scheduler's declared traits let a workload do with it.
     init(traits: SchedulerTraits) {
-        var capabilities: Capabilities = .scheduler
+        var capabilities: Capabilities = [.scheduler, .cancellation]
         if traits.contains(.serial) { capabilities.insert(.serial) }
         if traits.contains(.asynchronous) { capabilities.insert(.asynchronous) }
         if traits.contains(.timed) && !traits.contains(.virtualTime) { capabilities.insert(.realTimers) }
@@ -71,10 +74,11 @@ public struct Backend: Sendable {
     /// The `default-executor` reference hosts actors and tasks only: it is not a lane for the W1–W10 workloads.
     public var hostsOnlyActors: Bool { capabilities == .executor }
 
+    /// A scheduler backend; `lacking` removes what its traits do not say (e.g. handles that cannot cancel).
     static func scheduler(_ name: String, _ summary: String, wraps: String?, traits: SchedulerTraits,
-                          make: @escaping @Sendable () -> LaneGroup) -> Backend {
-        Backend(name: name, summary: summary, wraps: wraps, isReference: false, capabilities: Capabilities(traits: traits),
-                makeGroup: make)
+                          lacking: Capabilities = [], make: @escaping @Sendable () -> LaneGroup) -> Backend {
+        Backend(name: name, summary: summary, wraps: wraps, isReference: false,
+                capabilities: Capabilities(traits: traits).subtracting(lacking), makeGroup: make)
     }
 }
 
@@ -112,6 +116,8 @@ extension Backend {
                    wraps: nil, traits: TestScheduler().traits) {
             LaneGroup { SchedulerLane(TestScheduler(name: $0)) }
         },
+        nioEventLoop,
+        nioThreadPool,
         Backend(name: rawDispatchName, summary: "reference: DispatchQueue(label:).async on a serial queue",
                 wraps: nil, isReference: true, capabilities: [.serial, .asynchronous, .realTimers]) {
             LaneGroup { DispatchLane(label: $0) }
@@ -124,6 +130,7 @@ extension Backend {
                 wraps: nil, isReference: true, capabilities: [.serial, .asynchronous]) {
             LaneGroup { OperationQueueLane(label: $0) }
         },
+        rawNIOExecute,
         Backend(name: handOffFloorName, summary: "reference: the floor of a hand-off with one allocation per task: the pool's node and lock-free queue, drained by a thread that never sleeps",
                 wraps: nil, isReference: true, capabilities: [.serial]) {
             let lanes = Locked<[HandOffFloorLane]>([])

@@ -6,7 +6,7 @@ extension Workload {
     /// surviving task has run). Truthful cancel makes the count exact: a task runs ⇔ its cancel returned false.
     static let cancellation = Workload(
         id: "W7", name: "cancel", summary: "schedule+cancel cost, and throughput with half the tasks cancelled",
-        requires: [.scheduler], metrics: [nsPerTask],
+        requires: [.scheduler, .cancellation], metrics: [nsPerTask],
         configurations: { scale in
             [100, 50].map { Parameters(["cancelled_pct": $0, "tasks": scale.size(full: 100_000, quick: 10_000, smoke: 200)]) }
         }

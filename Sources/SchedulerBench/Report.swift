@@ -19,8 +19,11 @@ public enum Report {
         }
         let reportPath = (resultsDirectory as NSString).appendingPathComponent("REPORT.md")
         let relativeFolder = relative(folder, to: resultsDirectory)
+        // The conformance matrix beside it, when `bench conformance` wrote one there (for the NIO section).
+        let conformancePath = (resultsDirectory as NSString).appendingPathComponent("conformance.csv")
+        let conformance = FileManager.default.fileExists(atPath: conformancePath) ? try ConformanceRow.read(conformancePath) : []
         let text = markdown(rows: rows, metadata: first.metadata, folder: relativeFolder,
-                            charts: chartFiles.map { relative($0, to: resultsDirectory) })
+                            charts: chartFiles.map { relative($0, to: resultsDirectory) }, conformance: conformance)
         try CSV.writeAtomically(text, to: URL(fileURLWithPath: reportPath))
         written.append(reportPath)
         return written

@@ -2,7 +2,8 @@ import Foundation
 
 extension Report {
     /// The text of REPORT.md for one run's rows.
-    static func markdown(rows: [SummaryRow], metadata: RunMetadata, folder: String, charts: [String]) -> String {
+    static func markdown(rows: [SummaryRow], metadata: RunMetadata, folder: String, charts: [String],
+                         conformance: [ConformanceRow] = []) -> String {
         let allocators = rows.reduce(into: [String]()) { if !$0.contains($1.allocator) { $0.append($1.allocator) } }
         let main = allocators.contains("jemalloc") ? "jemalloc" : allocators.first ?? "jemalloc"
         var text = """
@@ -26,6 +27,13 @@ extension Report {
         if !actors.isEmpty {
             text += "## Actors or schedulers?\n\nFrom W11–W13 (\(main)); medians, and \"within noise\" where the rounds' intervals overlap "
                 + "or a row is flagged noisy.\n\n" + actors.map { "- \($0)" }.joined(separator: "\n") + "\n\n"
+        }
+        let nio = nioFindings(rows.filter { $0.allocator == main }, conformance: conformance)
+        if !nio.isEmpty {
+            text += "## SwiftNIO beside SchedulerKit\n\nNIO's event loop through the thin `EventLoopScheduler` adapter (`nio-eventloop`), "
+                + "beside raw `EventLoop.execute` (`raw-nio-execute`), the `NIOThreadPool` adapter and SchedulerKit's `threadpool` and "
+                + "`dispatch` (\(main)); medians; a difference is claimed only where the rounds' intervals are apart "
+                + "(and their min–max ranges too where a row is flagged noisy).\n\n" + nio.map { "- \($0)" }.joined(separator: "\n") + "\n\n"
         }
         for allocator in allocators {
             text += "## Goals of BRIEF §7 (\(allocator))\n\n| goal | measured | verdict |\n|---|---|---|\n"

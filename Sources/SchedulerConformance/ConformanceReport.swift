@@ -101,8 +101,13 @@ public enum ConformanceReport {
         }
         if !noteworthy.isEmpty {
             out += "\n## Failures, declarations and measurements\n\n"
+            let expected = Dictionary(backends.map { ($0.name, $0.expectedFailures) }, uniquingKeysWith: { a, _ in a })
             for result in noteworthy {
-                out += "- \(result.ruleID) · \(result.backendName): \(result.outcome.label): \(markdownEscaped(result.outcome.detail))\n"
+                var label = result.outcome.label
+                if result.outcome.isFailure, let reason = expected[result.backendName]?[result.ruleID] {
+                    label += " (by design: \(markdownEscaped(reason)))"
+                }
+                out += "- \(result.ruleID) · \(result.backendName): \(label): \(markdownEscaped(result.outcome.detail))\n"
             }
         }
         let seconds = results.reduce(0) { $0 + $1.seconds }

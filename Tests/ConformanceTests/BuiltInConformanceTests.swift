@@ -6,18 +6,7 @@ extension Conformance {
     @Suite struct BuiltIn {
         @Test("Built-in backend keeps the rule, or declares it does not", arguments: ConformanceCase.cases(ConformanceBackend.builtIn))
         func rule(_ pair: ConformanceCase) {
-            let result = pair.backend.evaluate(pair.rule)
-            switch result.outcome {
-            case .passed:
-                #expect(pair.declaration == nil)
-            case .failed(let detail):
-                Issue.record("\(pair.rule.id) · \(pair.backend.name): \(detail)")
-            case .declared(let reason):
-                // A declaration is reported as such, never as a pass; it must say why.
-                #expect(reason == pair.declaration && !reason.isEmpty, "\(pair.rule.id) · \(pair.backend.name): declaration without a reason")
-            case .notApplicable:
-                Issue.record("\(pair.rule.id) · \(pair.backend.name): listed as a case but not applicable")
-            }
+            pair.judge()
         }
     }
 

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import SchedulerBench
+
+@Suite struct NIOFindingsTests {
+    static func row(_ backend: String, _ workload: String, _ metric: String, _ median: Double, spread: Double = 0.05,
+                    parameters: String = "n=1") -> SummaryRow {
+        ActorFindingsTests.row(backend, workload, metric, median, spread: spread, parameters: parameters)
+    }
+
+    static let rows = [
+        row("nio-eventloop", "W1", "ns_per_task", 300), row("raw-nio-execute", "W1", "ns_per_task", 250),
+        row("nio-threadpool", "W1", "ns_per_task", 900), row("threadpool", "W1", "ns_per_task", 100),
+        row("dispatch", "W1", "ns_per_task", 450),
+        row("nio-eventloop", "W4", "ns_per_round_trip", 27_000), row("threadpool", "W4", "ns_per_round_trip", 1_500),
+        row("dispatch", "W4", "ns_per_round_trip", 3_500),
+        row("nio-eventloop", "W5", "p99", 40_000, parameters: "load=0 probes=10"), row("threadpool", "W5", "p99", 41_000, parameters: "load=0 probes=10"),
+        row("nio-eventloop", "W6", "p99", 60_000), row("threadpool", "W6", "p99", 90_000), row("dispatch", "W6", "p99", 120_000),
+        row("nio-eventloop", "W14", "cpu_ms_idle", 3, spread: 0.5), row("threadpool", "W14", "cpu_ms_idle", 4, spread: 0.5),
+    ]
+
+    static let matrix = [
+        ConformanceRow(rule: "C1", backend: "EventLoopScheduler", outcome: "declared", detail: "execute has no cancellation"),
+        ConformanceRow(rule: "C2", backend: "EventLoopScheduler", outcome: "failed", detail: "cancel() returned true but the delayed task ran in 53 of 100 000 races"),
+        ConformanceRow(rule: "S1", backend: "EventLoopScheduler", outcome: "passed", detail: ""),
+        ConformanceRow(rule: "V1", backend: "EventLoopScheduler", outcome: "n/a", detail: ""),
+        ConformanceRow(rule: "C2", backend: "ThreadPoolScheduler", outcome: "passed", detail: ""),
+        ConformanceRow(rule: "C1", backend: "ThreadPoolScheduler", outcome: "passed", detail: ""),
+    ]
+
+    @Test func sentencesFollowFromTheMediansAndTheNoise() {
+        let text = Report.nioFindings(Self.rows).joined(separator: "\n")
+        #expect(text.contains("Throughput (W1): `nio-eventloop` 300 ns, raw `EventLoop.execute` 250 ns, `nio-threadpool` 900 ns, `threadpool` 100 ns, `dispatch` 450 ns."))
+        #expect(text.contains("SchedulerKit is ahead, `threadpool` 3.00x below NIO: each `execute` takes two locks"))
+        #expect(text.contains("A hop (W4 round trip): `nio-eventloop` 27.0 µs"))
+        #expect(text.contains("`threadpool` lets a free worker that is still spinning take the next scheduler's task"))
+        #expect(text.contains("Start latency, idle (W5 p99): `nio-eventloop` 40.0 µs, `threadpool` 41.0 µs. NIO is within noise of `threadpool`."))
+        #expect(text.contains("Timer lateness (W6 p99): `nio-eventloop` 60.0 µs, `threadpool` 90.0 µs, `dispatch` 120 µs. NIO is ahead, 1.50x below `threadpool`"))
+        #expect(text.contains("CPU while idle (W14)"))
+        #expect(text.contains("NIO is within noise of `threadpool`."))  // W14's noisy ranges overlap: no claim
+        #expect(text.contains("In this run NIO is ahead on timer lateness (W6 p99); SchedulerKit on throughput (W1), a hop (W4 round trip); within noise: start latency, idle (W5 p99), CPU while idle (W14)."))
+        #expect(text.contains("The adapter itself (current scheduler and handle) costs 1.20x more than raw `EventLoop.execute` on W1 (300 ns against 250 ns)."))
+        #expect(!text.contains("Semantics"))  // no conformance matrix given
+    }
+
+    @Test func theConformanceMatrixSaysWhatNIOKeeps() {
+        let text = Report.nioFindings(Self.rows, conformance: Self.matrix).joined(separator: "\n")
+        #expect(text.contains("`EventLoopScheduler` (`nio-eventloop`) passes 1 of the 3 rules that apply; fails C2 (cancel() returned true but the delayed task ran in 53 of 100 000 races); declares C1"))
+        #expect(text.contains("In NIO `execute`d and submitted work cannot be cancelled at all; a delayed task's cancel is not truthful once the loop has taken the task into the batch it is running."))
+        #expect(text.contains("`ThreadPoolScheduler` passes C1, C2."))
+    }
+
+    @Test func aRunWithoutNIORowsHasNoSection() {
+        let others = Self.rows.filter { !$0.backend.hasPrefix("nio-") }
+        #expect(Report.nioFindings(others, conformance: Self.matrix).isEmpty)
+        #expect(!Report.markdown(rows: others, metadata: Fixtures.metadata, folder: "run-1", charts: []).contains("SwiftNIO beside SchedulerKit"))
+        #expect(Report.markdown(rows: Self.rows, metadata: Fixtures.metadata, folder: "run-1", charts: []).contains("## SwiftNIO beside SchedulerKit"))
+    }
+
+    @Test func conformanceRowsAreReadFromTheCSVBenchConformanceWrites() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "rule,backend,outcome,detail,seconds\r\nC2,EventLoopScheduler,failed,\"ran, although cancelled\",1.0\r\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try ConformanceRow.read(path) == [ConformanceRow(rule: "C2", backend: "EventLoopScheduler", outcome: "failed", detail: "ran, although cancelled")])
+    }
+}
