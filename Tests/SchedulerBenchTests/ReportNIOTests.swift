@@ -16,7 +16,8 @@ import Testing
         row("dispatch", "W4", "ns_per_round_trip", 3_500),
         row("nio-eventloop", "W5", "p99", 40_000, parameters: "load=0 probes=10"), row("threadpool", "W5", "p99", 41_000, parameters: "load=0 probes=10"),
         row("nio-eventloop", "W6", "p99", 60_000), row("threadpool", "W6", "p99", 90_000), row("dispatch", "W6", "p99", 120_000),
-        row("nio-eventloop", "W14", "cpu_ms_idle", 3, spread: 0.5), row("threadpool", "W14", "cpu_ms_idle", 4, spread: 0.5),
+        row("nio-eventloop", "W9", "allocs_per_task", 1, spread: 0), row("raw-nio-execute", "W9", "allocs_per_task", 0, spread: 0),
+        row("threadpool", "W9", "allocs_per_task", 1, spread: 0),
     ]
 
     static let matrix = [
@@ -36,9 +37,8 @@ import Testing
         #expect(text.contains("`threadpool` lets a free worker that is still spinning take the next scheduler's task"))
         #expect(text.contains("Start latency, idle (W5 p99): `nio-eventloop` 40.0 µs, `threadpool` 41.0 µs. NIO is within noise of `threadpool`."))
         #expect(text.contains("Timer lateness (W6 p99): `nio-eventloop` 60.0 µs, `threadpool` 90.0 µs, `dispatch` 120 µs. NIO is ahead, 1.50x below `threadpool`"))
-        #expect(text.contains("CPU while idle (W14)"))
-        #expect(text.contains("NIO is within noise of `threadpool`."))  // W14's noisy ranges overlap: no claim
-        #expect(text.contains("In this run NIO is ahead on timer lateness (W6 p99); SchedulerKit on throughput (W1), a hop (W4 round trip); within noise: start latency, idle (W5 p99), CPU while idle (W14)."))
+        #expect(text.contains("Allocations per task (W9): `nio-eventloop` 1.00, raw `EventLoop.execute` 0.00, `threadpool` 1.00. NIO is level with `threadpool`."))
+        #expect(text.contains("In this run NIO is ahead on timer lateness (W6 p99); SchedulerKit on throughput (W1), a hop (W4 round trip); level or within noise: start latency, idle (W5 p99), allocations per task (W9)."))
         #expect(text.contains("The adapter itself (current scheduler and handle) costs 1.20x more than raw `EventLoop.execute` on W1 (300 ns against 250 ns)."))
         #expect(!text.contains("Semantics"))  // no conformance matrix given
     }
