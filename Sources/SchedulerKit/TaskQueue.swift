@@ -64,6 +64,10 @@ import Synchronization
         return first.takeRetainedValue()
     }
 
+    /// Any thread. The newest node in the queue (as an address, never dereferenced): the owner can stop a turn
+    /// once it has popped it, so work pushed during the turn waits for the next one.
+    var newest: UnsafeMutableRawPointer { tail.load(ordering: .acquiring).toOpaque() }
+
     /// Owner only. Gives ownership back; returns true if work had arrived, in which case the caller owns it again.
     func relinquish() -> Bool {
         let drained = head.toOpaque() == stubPointer

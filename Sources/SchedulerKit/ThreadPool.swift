@@ -10,11 +10,11 @@ import Synchronization
 //
 // Queues. Each serial scheduler has a lock-free multi-producer, single-consumer task queue (``TaskQueue``) with an
 // ownership flag: the producer that finds the queue idle takes ownership and puts the scheduler in the pool's
-// *ready* FIFO; a worker pops the scheduler from that FIFO, runs up to `batchLimit` of its tasks with
-// `Schedulers.current` set, and then either puts it back at the end of the FIFO (more work: one busy scheduler
-// cannot starve the others) or gives ownership back. Only the owner consumes a queue, so a scheduler's tasks never
-// overlap and run in queue order. Scheduling is therefore one allocation (the node, which is also the handle), one
-// atomic exchange and one store; the pool's lock (a pthread mutex with a condition variable) is taken only when a
+// *ready* FIFO; a worker pops the scheduler from that FIFO, runs the tasks that were queued when it did (at most
+// `batchLimit`) with `Schedulers.current` set, and then either puts it back at the end of the FIFO (more work: one
+// busy scheduler, even one whose tasks make more work arrive, cannot starve the others) or gives ownership back.
+// Only the owner consumes a queue, so a scheduler's tasks never overlap and run in queue order. Scheduling is
+// therefore one allocation (the node, which is also the handle), one atomic exchange and one store; the pool's lock (a pthread mutex with a condition variable) is taken only when a
 // scheduler goes from idle to ready, and guards the ready FIFO, the timer heap and the sleeper count. No lock is
 // held while user work runs.
 //
@@ -28,7 +28,9 @@ import Synchronization
 // re-checks the ready FIFO under the lock before it sleeps, a producer that saw no live spinner signals, and a worker
 // that takes a scheduler while others are still ready and nobody spins signals a sleeper, so ready work never waits
 // on a worker whose task blocks (say, on work of another scheduler). Spinning costs CPU only after a task, at most
-// `spinBudget` each time; an idle pool sleeps (bench W14 measures it).
+// `spinBudget` each time; an idle pool sleeps (bench W14 measures it). What is left: a spinner that loses its core
+// right after a look (the machine is oversubscribed by other processes) holds what it was trusted with until it
+// runs again; waking a sleeper on every hand-off would close that window at the price of a futex wake per hand-off.
 //
 // Timers: one (deadline, sequence) heap. Workers move due entries into their schedulers' queues at the top of each
 // loop, so timers are not starved by busy schedulers and immediate work is never held behind far-future timers;
@@ -235,15 +237,21 @@ final class ThreadPoolCore: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Runs up to `batchLimit` tasks of a scheduler whose queue this worker owns. Returns true if it still owns the
-    /// queue (more work), false once it has given ownership back.
+    /// Runs one turn of a scheduler whose queue this worker owns: the tasks queued when the turn began, at most
+    /// `batchLimit` of them. Work pushed during the turn (say, by a producer that each task wakes) waits for the next
+    /// turn, behind the other ready schedulers; without that, such a pair could hold a worker for `batchLimit` tasks
+    /// while a task of another scheduler waits (W5 saturated: p99 2 ms, now 45 µs). Returns true if it still owns
+    /// the queue (more work), false once it has given ownership back.
     private func runBatch(of scheduler: ThreadPoolScheduler) -> Bool {
         Schedulers.performAsCurrent(scheduler) {
+            let last = scheduler.queue.newest
             var ran = 0
             while ran < Self.batchLimit {
                 guard let task = scheduler.queue.pop() else { return scheduler.queue.relinquish() }
+                let wasLast = Unmanaged.passUnretained(task).toOpaque() == last
                 task.run()
                 ran += 1
+                if wasLast { break }
             }
             return true
         }

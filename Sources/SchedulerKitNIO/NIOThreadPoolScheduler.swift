@@ -56,16 +56,16 @@ public final class NIOThreadPoolScheduler: ShutdownScheduler {
     }
 
     public func shutdown() {
-        let (stopped, first) = self.stopped.withLock { group -> (DispatchGroup, Bool) in
-            if let group { return (group, false) }
+        // The first caller starts NIO's shutdown before it releases the lock, so no caller returns (e.g. one on a
+        // pool thread, which does not wait) before the pool has stopped taking queued items.
+        let stopped = self.stopped.withLock { group -> DispatchGroup in
+            if let group { return group }
             let made = DispatchGroup()
             made.enter()
             group = made
-            return (made, true)
-        }
-        if first {
             // A serial queue: NIO tells the queued items `.cancelled` on it before it calls back.
-            pool.shutdownGracefully(queue: DispatchQueue(label: "\(name).shutdown")) { _ in stopped.leave() }
+            pool.shutdownGracefully(queue: DispatchQueue(label: "\(name).shutdown")) { _ in made.leave() }
+            return made
         }
         if !isOnPoolThread { stopped.wait() }
     }

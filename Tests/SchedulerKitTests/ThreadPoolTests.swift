@@ -172,6 +172,28 @@ import Testing
 }
 
 @Suite struct ThreadPoolHandOffTests {
+    /// A turn runs what was queued when it began: work that arrives during it (here from the running task itself)
+    /// waits behind a scheduler that was already ready, so a scheduler fed while it runs cannot keep the worker.
+    @Test func workQueuedDuringATurnWaitsBehindOtherReadySchedulers() {
+        let pool = ThreadPool(threadCount: 1, name: "turns")
+        defer { pool.shutdown() }
+        let (a, b) = (pool.makeScheduler(name: "a"), pool.makeScheduler(name: "b"))
+        let order = Shared<[String]>([])
+        let (release, finished) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        a.schedule {
+            release.wait()
+            order.update { $0.append("a1") }
+            a.schedule {
+                order.update { $0.append("a2") }
+                finished.signal()
+            }
+        }
+        b.schedule { order.update { $0.append("b1") } }  // b is ready while a's first turn runs
+        release.signal()
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(order.value == ["a1", "b1", "a2"])
+    }
+
     /// A task that blocks until another scheduler's task has run must not starve it while a worker sleeps.
     @Test func aBlockedTaskDoesNotStrandReadyWorkOfAnotherScheduler() {
         for round in 0..<200 {
