@@ -91,7 +91,7 @@ extension Report {
         if let best = w1.first, let raw = median(Backend.rawDispatchName, "W1", "ns_per_task") {
             lines.append("Throughput (W1): the cheapest asynchronous backend is `\(best.0)` at \(Format.short(best.1)) ns/task; "
                 + "raw `DispatchQueue.async` costs \(Format.short(raw)) ns. "
-                + w1.dropFirst().map { "`\($0.0)` is \(Format.short($0.1 / best.1))x that" }.joined(separator: ", ") + ".")
+                + w1.dropFirst().map { "`\($0.0)` costs \(Format.short($0.1 / best.1))x `\(best.0)`'s" }.joined(separator: ", ") + ".")
         }
         let w4 = schedulers.compactMap { name in median(name, "W4", "ns_per_round_trip").map { (name, $0) } }.sorted { $0.1 < $1.1 }
         if let best = w4.first, let raw = median(Backend.rawDispatchName, "W4", "ns_per_round_trip") {
