@@ -49,10 +49,9 @@ struct ConformanceCommand: ParsableCommand {
             throw ValidationError("cannot write reports to \(directory.path): \(error.localizedDescription); check the --output directory")
         }
         let failures = results.filter(\.outcome.isFailure)
-        let expected = Dictionary(backends.map { ($0.name, $0.expectedFailures) }, uniquingKeysWith: { a, _ in a })
-        let byDesign = failures.filter { expected[$0.backendName]?[$0.ruleID] != nil }
+        let byDesign = failures.filter { backends.designReason(for: $0) != nil }
         for failure in failures {
-            print("\(failure)" + (expected[failure.backendName]?[failure.ruleID] == nil ? "" : " [expected: fails by design]"))
+            print("\(failure)" + (backends.designReason(for: failure) == nil ? "" : " [expected: fails by design]"))
         }
         let counts = Dictionary(grouping: results, by: \.outcome.label).mapValues(\.count)
         print("conformance: " + ["passed", "failed", "declared", "n/a"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")

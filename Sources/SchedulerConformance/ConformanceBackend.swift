@@ -91,3 +91,12 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
         return RuleResult(ruleID: rule.id, backendName: name, outcome: outcome, seconds: seconds)
     }
 }
+
+extension Sequence where Element == ConformanceBackend {
+    /// Why `result` is a failure by design (its backend's `expectedFailures` names the rule), or nil: a failed
+    /// result with no reason here is a regression.
+    public func designReason(for result: RuleResult) -> String? {
+        guard result.outcome.isFailure else { return nil }
+        return first { $0.name == result.backendName }?.expectedFailures[result.ruleID]
+    }
+}

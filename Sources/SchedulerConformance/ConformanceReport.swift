@@ -101,10 +101,9 @@ public enum ConformanceReport {
         }
         if !noteworthy.isEmpty {
             out += "\n## Failures, declarations and measurements\n\n"
-            let expected = Dictionary(backends.map { ($0.name, $0.expectedFailures) }, uniquingKeysWith: { a, _ in a })
             for result in noteworthy {
                 var label = result.outcome.label
-                if result.outcome.isFailure, let reason = expected[result.backendName]?[result.ruleID] {
+                if let reason = backends.designReason(for: result) {
                     label += " (by design: \(markdownEscaped(reason)))"
                 }
                 out += "- \(result.ruleID) · \(result.backendName): \(label): \(markdownEscaped(result.outcome.detail))\n"

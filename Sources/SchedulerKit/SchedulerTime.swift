@@ -58,8 +58,10 @@ extension Duration {
 }
 
 /// Argument checks shared by every timed scheduler, so each message names the argument and its value.
-enum ArgumentCheck {
-    static func repeating(interval: Duration, leeway: Duration) {
+public enum ArgumentCheck {
+    /// The arguments of `schedule(at:every:leeway:)`: a positive interval and a non-negative leeway, each within
+    /// the nanosecond range; anything else is a programmer error.
+    public static func repeating(interval: Duration, leeway: Duration) {
         precondition(interval > .zero, "schedule(at:every:leeway:): interval must be > 0, got \(interval)")
         precondition(leeway >= .zero, "schedule(at:every:leeway:): leeway must be >= 0, got \(leeway)")
         _ = interval.nanosecondsChecked(argument: "interval")

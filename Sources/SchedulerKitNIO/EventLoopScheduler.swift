@@ -57,8 +57,7 @@ public final class EventLoopScheduler: TimedScheduler {
     public func schedule(
         at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
     ) -> any Cancellable {
-        precondition(interval > .zero, "schedule(at:every:leeway:): interval must be > 0, got \(interval)")
-        precondition(leeway >= .zero, "schedule(at:every:leeway:): leeway must be >= 0, got \(leeway)")
+        ArgumentCheck.repeating(interval: interval, leeway: leeway)
         let delay = TimeAmount.nanoseconds(interval.nanosecondsChecked(argument: "interval"))
         let initialDelay = TimeAmount.nanoseconds(max(0, start.nanoseconds - now.nanoseconds))
         let task = eventLoop.scheduleRepeatedTask(initialDelay: initialDelay, delay: delay) { [self] _ in
