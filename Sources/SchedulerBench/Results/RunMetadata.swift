@@ -106,22 +106,3 @@ public struct RunMetadata: Sendable, Equatable {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
-
-/// Number formatting shared by the CSVs and the tables.
-public enum Format {
-    /// Plain decimal with up to 3 fractional digits, no exponent (stable in CSVs).
-    public static func number(_ value: Double) -> String {
-        guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
-        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
-        return String(format: "%.3f", value)
-    }
-
-    /// Three significant digits for people.
-    public static func short(_ value: Double) -> String {
-        guard value.isFinite else { return "-" }
-        let magnitude = abs(value)
-        if magnitude >= 100 { return String(format: "%.0f", value) }
-        if magnitude >= 10 { return String(format: "%.1f", value) }
-        return String(format: "%.2f", value)
-    }
-}
