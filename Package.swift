@@ -52,12 +52,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("dl")]),
+        // Linux calls the bench makes that Swift cannot reach directly: perf software counters, CPU affinity, renameat2.
+        .target(name: "CBenchSystem"),
         .target(
             name: "SchedulerBench",
             dependencies: [
                 "SchedulerKit",
                 "SchedulerKitNIO",
                 "CJemalloc",
+                "CBenchSystem",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

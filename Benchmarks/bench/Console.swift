@@ -14,7 +14,7 @@ enum Console {
         } catch let error as Relaunch.Failure {
             fail(error.description)
         } catch let error as CSV.ParseError {
-            fail("\(error.description); pass a summary.csv written by bench")
+            fail("\(error.description); pass a run folder or a CSV file written by bench")
         } catch let code as ExitCode {
             // The command has already said why (e.g. which conformance checks failed).
             endProgress()

@@ -6,7 +6,7 @@ extension ConformanceBackend {
     public static let builtIn: [ConformanceBackend] = [immediate, subscription, dispatchQueue, threadPool, operationQueue, testScheduler]
 
     public static let immediate = ConformanceBackend(
-        name: "ImmediateScheduler", traits: Schedulers.immediate.traits,
+        name: "ImmediateScheduler", traits: ImmediateScheduler.traits,
         declarations: [
             "S1": "Runs each task inline on the thread that schedules it, so tasks submitted from different threads run at the same time: serial per thread only.",
             "S4": "Runs each task inline on the submitting thread: tasks from different threads share no ordering, so unsynchronised state races.",
@@ -16,7 +16,7 @@ extension ConformanceBackend {
     }
 
     public static let subscription = ConformanceBackend(
-        name: "SubscriptionScheduler", traits: Schedulers.subscription.traits,
+        name: "SubscriptionScheduler", traits: SubscriptionScheduler.traits,
         declarations: [
             "R2": "Runs work inline whenever a scheduler is current, so a recursive step rescheduled from inside a step runs on the stack (as RAC's subscriptionScheduler does).",
             "R3": "Recursion from inside a step runs inline on the stack (see R2), so its bookkeeping is the stack itself.",
@@ -27,7 +27,7 @@ extension ConformanceBackend {
 
     public static let dispatchQueue = ConformanceBackend(
         name: "DispatchQueueScheduler",
-        traits: DispatchQueueScheduler(name: "conformance-traits").traits,
+        traits: DispatchQueueScheduler.traits,
         declarations: [
             "S6": "libdispatch drains a serial queue for as long as it has work, so a queue that keeps re-enqueueing from its own tasks keeps its thread; with more such queues than Dispatch has threads, other queues on the same target starve (checked: a task on a seventh queue had not started after 2 s beside 6 busy queues on 2 cores).",
         ]
@@ -38,7 +38,7 @@ extension ConformanceBackend {
     /// Every check gets a private pool of 2 threads, shut down when the check ends.
     public static let threadPool = ConformanceBackend(
         name: "ThreadPoolScheduler",
-        traits: [.serial, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads]
+        traits: ThreadPoolScheduler.traits
     ) {
         let pool = ThreadPool(threadCount: 2, name: "conformance-pool")
         return ConformanceSession(makeScheduler: { pool.makeScheduler(name: "conformance") }, tearDown: { pool.shutdown() })
@@ -46,13 +46,13 @@ extension ConformanceBackend {
 
     public static let operationQueue = ConformanceBackend(
         name: "OperationQueueScheduler",
-        traits: OperationQueueScheduler(name: "conformance-traits").traits
+        traits: OperationQueueScheduler.traits
     ) {
         ConformanceSession(makeScheduler: { OperationQueueScheduler(name: "conformance") })
     }
 
     public static let testScheduler = ConformanceBackend(
-        name: "TestScheduler", traits: TestScheduler().traits,
+        name: "TestScheduler", traits: TestScheduler.traits,
         pendingWorkOnRelease: .dropped
     ) {
         ConformanceSession(makeScheduler: { TestScheduler(name: "conformance") })

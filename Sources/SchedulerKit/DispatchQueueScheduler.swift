@@ -37,9 +37,10 @@ public final class DispatchQueueScheduler: TimedScheduler {
         var keepAlive: DispatchQueueScheduler?
     }
 
-    public var traits: SchedulerTraits {
-        [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]
-    }
+    /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
+    public static let traits: SchedulerTraits = [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]
+
+    public var traits: SchedulerTraits { Self.traits }
 
     /// A serial scheduler over a private queue that targets `targetQueue` (the default global queue if nil).
     public init(name: String, targetQueue: DispatchQueue? = nil, qos: DispatchQoS = .unspecified) {

@@ -7,7 +7,10 @@
 /// The handle of work that ran at once is already finished; a trampolined task can be cancelled until it starts.
 public final class ImmediateScheduler: Scheduler {
     public let name = "immediate"
-    public var traits: SchedulerTraits { [.serial, .trampoline, .setsCurrent] }
+    /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
+    public static let traits: SchedulerTraits = [.serial, .trampoline, .setsCurrent]
+
+    public var traits: SchedulerTraits { Self.traits }
 
     init() {}
 

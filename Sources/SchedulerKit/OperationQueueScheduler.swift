@@ -25,7 +25,10 @@ public final class OperationQueueScheduler: TimedScheduler {
         operationQueue.maxConcurrentOperationCount = 1
     }
 
-    public var traits: SchedulerTraits { [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads] }
+    /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
+    public static let traits: SchedulerTraits = [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]
+
+    public var traits: SchedulerTraits { Self.traits }
 
     public var now: SchedulerTime { .monotonicNow() }
 

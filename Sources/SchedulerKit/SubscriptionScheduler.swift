@@ -9,7 +9,10 @@ public final class SubscriptionScheduler: Scheduler {
     /// Where work goes when no scheduler is current.
     public let background: DispatchQueueScheduler
 
-    public var traits: SchedulerTraits { [] }
+    /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
+    public static let traits: SchedulerTraits = []
+
+    public var traits: SchedulerTraits { Self.traits }
 
     init(background: DispatchQueueScheduler = DispatchQueueScheduler(name: "subscription-background")) {
         self.background = background

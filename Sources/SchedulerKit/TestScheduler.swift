@@ -52,7 +52,10 @@ public final class TestScheduler: TimedScheduler {
         self.state = Locked(State(now: now))
     }
 
-    public var traits: SchedulerTraits { [.serial, .timed, .repeating, .fixedRate, .virtualTime, .setsCurrent] }
+    /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
+    public static let traits: SchedulerTraits = [.serial, .timed, .repeating, .fixedRate, .virtualTime, .setsCurrent]
+
+    public var traits: SchedulerTraits { Self.traits }
 
     public var now: SchedulerTime { state.withLock { $0.now } }
 

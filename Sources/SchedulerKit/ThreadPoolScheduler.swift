@@ -21,9 +21,10 @@ public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
         self.name = name
     }
 
-    public var traits: SchedulerTraits {
-        [.serial, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads]
-    }
+    /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
+    public static let traits: SchedulerTraits = [.serial, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads]
+
+    public var traits: SchedulerTraits { Self.traits }
 
     public var now: SchedulerTime { .monotonicNow() }
 

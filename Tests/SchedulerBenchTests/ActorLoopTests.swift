@@ -5,9 +5,9 @@ import Testing
 
 /// W11's `caller=backend`: the calling task really runs on the backend, before and after each actor call.
 @Suite struct ActorLoopTests {
-    @Test(arguments: ["dispatch", "threadpool", "operationqueue"])
-    func aCallerOnTheBackendRunsOnItsSchedulerAroundEveryCall(_ name: String) async throws {
-        let lanes = try #require(Backend.named(name)).instance()
+    @Test(arguments: [BackendID.dispatch, .threadPool, .operationQueue])
+    func aCallerOnTheBackendRunsOnItsSchedulerAroundEveryCall(_ id: BackendID) async throws {
+        let lanes = try #require(Backend.withID(id)).instance()
         defer { lanes.shutdown() }
         let (caller, actor) = (lanes.lane("caller"), lanes.lane("actor").makeActor())
         let seen = Locked<[Bool]>([])
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aCallerOnTheGlobalExecutorRunsOnNoScheduler() async throws {
-        let lanes = try #require(Backend.named("threadpool")).instance()
+        let lanes = try #require(Backend.withID(.threadPool)).instance()
         defer { lanes.shutdown() }
         let actor = lanes.lane("actor").makeActor()
         let seen = Locked<[Bool]>([])

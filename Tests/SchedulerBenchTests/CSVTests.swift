@@ -3,15 +3,16 @@ import Testing
 @testable import SchedulerBench
 
 @Suite struct CSVTests {
-    @Test func roundTripKeepsCommasQuotesAndLineBreaks() throws {
+    @Test func roundTripKeepsCommasQuotesCarriageReturnsAndLineFeeds() throws {
         let rows = [
-            ["plain", "with,comma", "with \"quotes\"", "two\nlines", "crlf\r\nend", "", " spaced "],
-            ["ünïcode ✓", "\"", ",", "a\"\"b", "trailing", "x", ""],
+            ["plain", "with,comma", "with \"quotes\"", "two\nlines", "crlf\r\nend", "lone\rreturn", "", " spaced "],
+            ["ünïcode ✓", "\"", ",", "a\"\"b", "trailing", "x", "\r", ""],
         ]
         let text = CSV.encode(rows)
         #expect(try CSV.decode(text) == rows)
         #expect(text.hasSuffix("\r\n"))
         #expect(text.contains("\"with \"\"quotes\"\"\""))
+        #expect(text.contains("\"lone\rreturn\""))
     }
 
     @Test func acceptsLFLineEndsAndAMissingFinalLineBreak() throws {
@@ -25,69 +26,58 @@ import Testing
         #expect(throws: CSV.ParseError.self) { try CSV.decode("\"x\"y,z\n") }
     }
 
-    @Test func tableChecksColumnsAndFieldCounts() throws {
+    @Test func tablesCheckColumnsAndFieldCounts() throws {
         let directory = try temporaryDirectory()
         let good = directory.appendingPathComponent("good.csv")
-        try CSV.writeAtomically("backend,median\r\ndispatch,\"1,5\"\r\n", to: good)
+        try AtomicFile.write("backend,median\r\ndispatch,\"1,5\"\r\n", to: good)
         let table = try CSVTable(contentsOf: good.path, required: ["backend"])
-        #expect(table.records == [["backend": "dispatch", "median": "1,5"]])
+        #expect(table.records.map(\.fields) == [["backend": "dispatch", "median": "1,5"]])
         #expect(throws: CSV.ParseError.self) { try CSVTable(contentsOf: good.path, required: ["metric"]) }
         let ragged = directory.appendingPathComponent("ragged.csv")
-        try CSV.writeAtomically("backend,median\r\ndispatch\r\n", to: ragged)
+        try AtomicFile.write("backend,median\r\ndispatch\r\n", to: ragged)
         #expect(throws: CSV.ParseError.self) { try CSVTable(contentsOf: ragged.path, required: []) }
         #expect(throws: CSV.ParseError.self) { try CSVTable(contentsOf: directory.appendingPathComponent("missing.csv").path, required: []) }
     }
 
-    @Test func atomicWriteLeavesNoTemporaryFile() throws {
+    @Test func anAtomicWriteLeavesNoTemporaryFile() throws {
         let directory = try temporaryDirectory()
         let target = directory.appendingPathComponent("out.csv")
-        try CSV.writeAtomically("a\r\n", to: target)
-        try CSV.writeAtomically("b\r\n", to: target)
+        try AtomicFile.write("a\r\n", to: target)
+        try AtomicFile.write("b\r\n", to: target)
         #expect(try String(contentsOf: target, encoding: .utf8) == "b\r\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.csv"])
     }
 
-    @Test func summaryRowsRoundTripThroughAFile() throws {
-        let rows = [
-            Fixtures.row(backend: "dispatch", median: 420.5, low: 410, high: 431),
-            Fixtures.row(backend: "weird, \"name\"", median: 1, low: 1, high: 1, parameters: "tasks=1 note=\"x\""),
-        ]
-        let directory = try temporaryDirectory()
-        let path = directory.appendingPathComponent("summary.csv")
-        try CSV.writeAtomically(CSV.encode([SummaryRow.columns] + rows.map(\.fields)), to: path)
-        let read = try SummaryRow.read(path.path)
-        #expect(read.map(\.fields) == rows.map(\.fields))
-        #expect(read[1].backend == "weird, \"name\"")
+    /// Every column, the intervals and modes included, survives a run folder; a malformed field is named.
+    @Test func aRunSurvivesItsFolder() throws {
+        let run = Fixtures.run([
+            Fixtures.Cell(rounds: [.threadPool: [240, 245, 238, 250, 242, 550, 560, 548, 240, 555], .rawDispatch: steady(300)]),
+        ])
+        let root = try temporaryDirectory()
+        let folder = try RunStore(root: root.path).write(runID: "r", files: RunResults(summary: run.summary, samples: []).files)
+        let read = try RunData.load(folder.path)
+        #expect(read.summary.map(\.fields) == run.summary.map(\.fields))
+        let pool = try #require(read.summary.first { $0.backend == .threadPool })
+        #expect(pool.summary.modes.count == 2 && pool.ratioToReference != nil && pool.fastest == .threadPool)
+        var fields = run.summary[0].fields
+        fields[SummaryRow.columns.firstIndex(of: "median")!] = "fast"
+        try AtomicFile.write(CSV.encode([SummaryRow.columns, fields]), to: folder.appendingPathComponent("summary.csv"))
+        #expect { try SummaryRow.read(folder.appendingPathComponent("summary.csv").path) } throws: {
+            "\($0)".contains("record 2") && "\($0)".contains("median")
+        }
     }
 
-    @Test func runFolderIsWrittenWholeOrNotAtAll() throws {
-        let directory = try temporaryDirectory()
-        let results = RunResults(summary: [Fixtures.row(backend: "dispatch", median: 1, low: 1, high: 1)], samples: [])
-        let folder = directory.appendingPathComponent("run-1")
-        try results.write(to: folder)
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) == ["summary.csv", "samples.csv"])
-        #expect(throws: BenchError.self) { try results.write(to: folder) }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["run-1"])
-    }
-}
-
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
-enum Fixtures {
-    static let metadata = RunMetadata(fields: [
-        "run_id": "test-run", "timestamp": "2026-11-21T00:00:00Z", "git_commit": "abc", "host": "host, with comma",
-        "cpu_model": "CPU \"quoted\"", "cores": "2", "os": "Linux", "swift_version": "Swift 6", "build": "release",
-        "command": "bench --quick", "load_average": "0.5", "clock_overhead_ns": "20",
-    ])
-
-    static func row(backend: String, median: Double, low: Double, high: Double, count: Int = 7,
-                    parameters: String = "tasks=1000", metric: String = "ns_per_task") -> SummaryRow {
-        SummaryRow(metadata: metadata, allocator: "jemalloc", backend: backend, reference: "raw-dispatch", workload: "W1",
-                   workloadName: "throughput", parameters: parameters, metric: metric, unit: "ns", lowerIsBetter: true,
-                   summary: SampleSummary(count: count, median: median, min: low, max: high, intervalLow: low, intervalHigh: high))
+    @Test func samplesRecordEachRoundAndWhatTheKernelDidDuringIt() throws {
+        let cell = CellMeasurement(workload: .singleProducer, parameters: Parameters([.tasks: 1]), backends: [
+            BackendRounds(backend: Backend.withID(.threadPool)!, rounds: [
+                RoundRecord(result: RoundResult(values: [.nsPerTask: 100, .cpuNsPerTask: 180]), repetitions: 7, seconds: 0.21,
+                            contextSwitches: 40, migrations: 3),
+            ]),
+        ])
+        let results = RunResults(cells: [cell], metadata: Fixtures.metadata, allocator: .jemalloc)
+        let sample = try #require(results.samples.first { $0.metric == .nsPerTask })
+        #expect(sample.repetitions == 7 && sample.contextSwitches == 40 && sample.migrations == 3 && sample.roundMilliseconds == 210)
+        let row = try #require(results.summary.first { $0.metric == .nsPerTask })
+        #expect(row.contextSwitches == 40 && row.migrations == 3 && row.repetitions == 7)
     }
 }

@@ -3,22 +3,19 @@ import Testing
 @testable import SchedulerBench
 
 @Suite struct NIOFindingsTests {
-    static func row(_ backend: String, _ workload: String, _ metric: String, _ median: Double, spread: Double = 0.05,
-                    parameters: String = "n=1") -> SummaryRow {
-        ActorFindingsTests.row(backend, workload, metric, median, spread: spread, parameters: parameters)
-    }
-
-    static let rows = [
-        row("nio-eventloop", "W1", "ns_per_task", 300), row("raw-nio-execute", "W1", "ns_per_task", 250),
-        row("nio-threadpool", "W1", "ns_per_task", 900), row("threadpool", "W1", "ns_per_task", 100),
-        row("dispatch", "W1", "ns_per_task", 450),
-        row("nio-eventloop", "W4", "ns_per_round_trip", 27_000), row("threadpool", "W4", "ns_per_round_trip", 1_500),
-        row("dispatch", "W4", "ns_per_round_trip", 3_500),
-        row("nio-eventloop", "W5", "p99", 40_000, parameters: "load=0 probes=10"), row("threadpool", "W5", "p99", 41_000, parameters: "load=0 probes=10"),
-        row("nio-eventloop", "W6", "p99", 60_000), row("threadpool", "W6", "p99", 90_000), row("dispatch", "W6", "p99", 120_000),
-        row("nio-eventloop", "W9", "allocs_per_task", 1, spread: 0), row("raw-nio-execute", "W9", "allocs_per_task", 0, spread: 0),
-        row("threadpool", "W9", "allocs_per_task", 1, spread: 0),
-    ]
+    static let run = Fixtures.run([
+        Fixtures.Cell(rounds: [.nioEventLoop: steady(300), .rawNIOExecute: steady(250), .nioThreadPool: steady(900),
+                               .threadPool: steady(100), .dispatch: steady(450)]),
+        Fixtures.Cell(workload: .pingPong, metric: .nsPerRoundTrip,
+                      rounds: [.nioEventLoop: steady(27_000), .threadPool: steady(1_500), .dispatch: steady(3_500)]),
+        Fixtures.Cell(workload: .startLatency, parameters: Parameters([.load: 0, .probes: 10]), metric: .p99,
+                      rounds: [.nioEventLoop: steady(40_000), .threadPool: wobbly(41_000)]),
+        Fixtures.Cell(workload: .timerLateness, metric: .p99,
+                      rounds: [.nioEventLoop: steady(60_000), .threadPool: steady(90_000), .dispatch: steady(120_000)]),
+        Fixtures.Cell(workload: .allocations, metric: .allocsPerTask,
+                      rounds: [.nioEventLoop: [1], .rawNIOExecute: [0], .threadPool: [1]]),
+    ])
+    static let view = RunView(run: run, allocator: .jemalloc)
 
     static let matrix = [
         ConformanceRow(rule: "C1", backend: "EventLoopScheduler", outcome: "declared", detail: "execute has no cancellation"),
@@ -30,7 +27,7 @@ import Testing
     ]
 
     @Test func sentencesFollowFromTheMediansAndTheNoise() {
-        let text = Report.nioFindings(Self.rows).joined(separator: "\n")
+        let text = Report.nioFindings(Self.view).joined(separator: "\n")
         #expect(text.contains("Throughput (W1): `nio-eventloop` 300 ns, raw `EventLoop.execute` 250 ns, `nio-threadpool` 900 ns, `threadpool` 100 ns, `dispatch` 450 ns."))
         #expect(text.contains("SchedulerKit is ahead, `threadpool` 3.00x below NIO: each `execute` takes two locks"))
         #expect(text.contains("A hop (W4 round trip): `nio-eventloop` 27.0 µs"))
@@ -44,17 +41,18 @@ import Testing
     }
 
     @Test func theConformanceMatrixSaysWhatNIOKeeps() {
-        let text = Report.nioFindings(Self.rows, conformance: Self.matrix).joined(separator: "\n")
+        let text = Report.nioFindings(Self.view, conformance: Self.matrix).joined(separator: "\n")
         #expect(text.contains("`EventLoopScheduler` (`nio-eventloop`) passes 1 of the 3 rules that apply; fails C2 (cancel() returned true but the delayed task ran in 53 of 100 000 races); declares C1"))
         #expect(text.contains("In NIO `execute`d and submitted work cannot be cancelled at all; a delayed task's cancel is not truthful once the loop has taken the task into the batch it is running."))
         #expect(text.contains("`ThreadPoolScheduler` passes C1, C2."))
     }
 
     @Test func aRunWithoutNIORowsHasNoSection() {
-        let others = Self.rows.filter { !$0.backend.hasPrefix("nio-") }
-        #expect(Report.nioFindings(others, conformance: Self.matrix).isEmpty)
-        #expect(!Report.markdown(rows: others, metadata: Fixtures.metadata, folder: "run-1", charts: []).contains("SwiftNIO beside SchedulerKit"))
-        #expect(Report.markdown(rows: Self.rows, metadata: Fixtures.metadata, folder: "run-1", charts: []).contains("## SwiftNIO beside SchedulerKit"))
+        let others = RunData(summary: Self.run.summary.filter { ![.nioEventLoop, .nioThreadPool].contains($0.backend) },
+                             rounds: Self.run.rounds)
+        #expect(Report.nioFindings(RunView(run: others, allocator: .jemalloc), conformance: Self.matrix).isEmpty)
+        #expect(!Report.markdown(run: others, folder: "run-1", charts: []).contains("SwiftNIO beside SchedulerKit"))
+        #expect(Report.markdown(run: Self.run, folder: "run-1", charts: []).contains("## SwiftNIO beside SchedulerKit"))
     }
 
     @Test func conformanceRowsAreReadFromTheCSVBenchConformanceWrites() throws {

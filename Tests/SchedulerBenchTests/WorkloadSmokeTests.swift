@@ -5,13 +5,13 @@ import Testing
 /// round finishes and reports its metrics as finite, non-negative numbers.
 @Suite struct WorkloadSmokeTests {
     static let cases: [String] = Workload.all.filter { !$0.requires.contains(.executor) }.flatMap { workload in
-        Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.name)" }
+        Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.id)" }
     }
 
     /// Actor workloads block their thread on a task of the cooperative pool: one at a time, so that the test runner's
     /// own (cooperative) threads are never all waiting on it.
     static let actorCases: [String] = Workload.all.filter { $0.requires.contains(.executor) }.flatMap { workload in
-        Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.name)" }
+        Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.id)" }
     }
 
     @Test(.serialized, arguments: actorCases)
@@ -23,20 +23,20 @@ import Testing
     func workloadRunsOnBackend(_ identifier: String) throws {
         let parts = identifier.split(separator: "/").map(String.init)
         let workload = try #require(Workload.named(parts[0]))
-        let backend = try #require(Backend.named(parts[1]))
+        let backend = try #require(Backend.withID(BackendID(rawValue: parts[1])))
         for parameters in workload.parameters(at: .smoke) {
             let result = workload.runRound(on: backend, parameters)
-            let expected = workload.metrics.map(\.name).filter { name in
+            let expected = workload.metrics.filter { metric in
                 // Allocation counts need jemalloc, which `swift test` never loads; RSS is reported for queues only.
-                switch name {
-                case "allocs_per_task", "bytes_per_task": Jemalloc.isLive
-                case "peak_rss_growth", "rss_per_queued_task": backend.has(.asynchronous) || backend.has(.virtualTime)
+                switch metric {
+                case .allocsPerTask, .bytesPerTask: Jemalloc.isLive
+                case .peakRSSGrowth, .rssPerQueuedTask: backend.has(.asynchronous) || backend.has(.virtualTime)
                 default: true
                 }
             }
-            for name in expected {
-                let value = try #require(result.values[name], "\(identifier) \(parameters): no \(name)")
-                #expect(value.isFinite && value >= 0, "\(identifier) \(parameters): \(name) = \(value)")
+            for metric in expected {
+                let value = try #require(result.values[metric], "\(identifier) \(parameters): no \(metric)")
+                #expect(value.isFinite && value >= 0, "\(identifier) \(parameters): \(metric) = \(value)")
             }
         }
     }
@@ -46,34 +46,46 @@ import Testing
             #expect(Backend.all.contains(where: workload.supports), "\(workload.id) has no backend")
         }
         for backend in Backend.all where !backend.isReference {
-            if let wrapped = backend.wraps { #expect(Backend.named(wrapped)?.isReference == true) }
+            if let wrapped = backend.wraps { #expect(Backend.withID(wrapped)?.isReference == true) }
         }
-        #expect(Workload.all.map(\.id) == (1...14).map { "W\($0)" })
-        #expect(Backend.named(Backend.defaultExecutorName).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) } == ["W11", "W12", "W13"])
+        #expect(Workload.all.map(\.id.rawValue) == (1...14).map { "W\($0)" })
+        #expect(Set(Backend.all.map(\.id)).count == Backend.all.count)
+        #expect(Backend.withID(.defaultExecutor).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
+            == [.actorHop, .taskLifecycle, .actorPingPong])
     }
 
     @Test func runnerInterleavesBackendsRoundByRound() {
-        let backends = ["immediate", "direct-call", "test"].compactMap(Backend.named)
-        let runner = Runner(backends: backends, workloads: [Workload.named("W1")!], scale: .smoke, rounds: 2)
+        let backends = [BackendID.immediate, .directCall, .testScheduler].compactMap(Backend.withID)
+        let policy = RoundPolicy(rounds: 2, minimumRoundSeconds: 0, maximumRounds: 2, targetSpread: 0.1, extraSeconds: 0)
+        let runner = Runner(backends: backends, workloads: [.singleProducer], scale: .smoke, policy: policy)
         var order: [String] = []
-        let observations = runner.run { _, _, what in
+        let cells = runner.run { _, _, what in
             if let backend = what.components(separatedBy: " · ").dropFirst().first { order.append(backend) }
         }
         let once = ["immediate", "direct-call", "test"]
         #expect(order == once + once + once)  // warm-up, then two rounds A B C A B C
-        #expect(observations.count == 3 * Workload.singleProducer.metrics.count && observations.allSatisfy { $0.values.count == 2 })
+        #expect(cells.count == 1 && cells[0].backends.allSatisfy { $0.rounds.count == 2 })
     }
 
-    @Test func allocatorChildrenGetTheParentsArgumentsWithTheirOwnAllocator() {
-        let child = BenchRun.replacing(["--quick", "--allocator", "both", "--output=x", "--workload", "W1"],
-                                       allocator: .system, output: "/tmp/o", runID: "r1")
-        #expect(child == ["run", "--quick", "--workload", "W1", "--allocator", "system", "--output", "/tmp/o", "--run-id", "r1"])
-        #expect(BenchRun.replacing(["run", "--allocator=both"], allocator: .jemalloc, output: "o", runID: "r").prefix(2) == ["run", "--allocator"])
+    /// A round repeats the workload on fresh instances until it has lasted the policy's minimum.
+    @Test func aRoundLastsAtLeastThePolicysMinimum() throws {
+        let policy = RoundPolicy(rounds: 1, minimumRoundSeconds: 0.05, maximumRounds: 1, targetSpread: 0.1, extraSeconds: 0)
+        let runner = Runner(backends: [try #require(Backend.withID(.directCall))], workloads: [.singleProducer], scale: .smoke,
+                            policy: policy)
+        let record = runner.measureRound(.singleProducer, on: runner.backends[0], runner.plan[0].parameters, extend: true)
+        #expect(record.seconds >= 0.05 && record.repetitions > 1)
+        #expect(record.result.values[.nsPerTask] != nil)
     }
 
-    @Test func unknownNamesAreRejectedWithTheChoices() {
-        #expect { try BenchRun.backends(["nope"]) } throws: { "\($0)".contains("unknown backend 'nope'") }
-        #expect { try BenchRun.workloads(["W15"]) } throws: { "\($0)".contains("unknown workload 'W15'") }
-        #expect((try? BenchRun.workloads(["w4,fan-out"]).map(\.id)) == ["W4", "W3"])
+    /// Wide intervals ask for more rounds; tight ones do not.
+    @Test func theRoundPolicyAsksForMoreRoundsOnlyWhileAnIntervalIsWide() throws {
+        let backend = try #require(Backend.withID(.threadPool))
+        func cell(_ values: [Double]) -> CellMeasurement {
+            CellMeasurement(workload: .singleProducer, parameters: Parameters([.tasks: 1]), backends: [
+                BackendRounds(backend: backend, rounds: values.map { RoundRecord(result: RoundResult(values: [.nsPerTask: $0])) }),
+            ])
+        }
+        #expect(RoundPolicyCheck.needsMoreRounds(cell([100, 160, 90, 140, 110, 70, 150, 95, 130]), targetSpread: 0.1))
+        #expect(!RoundPolicyCheck.needsMoreRounds(cell([100, 101, 99, 100, 102, 98, 100, 101, 99]), targetSpread: 0.1))
     }
 }

@@ -1,90 +1,89 @@
-/// `bench compare A B`: how each cell of run B differs from run A, marked only where the difference is larger than
-/// the noise (the two bootstrap intervals of the median do not overlap).
+/// `bench compare A B`: how each cell of run B differs from run A.
+///
+/// Each cell's figure is its paired ratio to the reference row of its own run where it has one, else its median
+/// (``ComparedFigure``). A difference is marked only when it is larger than what runs of the same build on this
+/// machine differ by (the calibrated floor, ``Calibration``) *and* the two runs' own intervals do not overlap. Without
+/// a calibration of the machine nothing measured is marked: the comparison says so instead of guessing. Exact counts
+/// (allocations, instructions) are compared as counts: a difference over 1 % is marked.
 public struct Comparison: Sendable {
     public enum Verdict: String, Sendable {
         case better, worse
-        /// The intervals overlap: no difference can be claimed.
         case withinNoise = "within noise"
-        /// One side's interval is wider than the trusted spread, or it has too few rounds.
-        case tooNoisy = "too noisy to trust"
+        /// Measured, but this machine has no calibration for such runs: no floor to judge against.
+        case uncalibrated = "not calibrated"
     }
 
     public struct Line: Sendable {
         public let before: SummaryRow
         public let after: SummaryRow
-        /// after / before.
+        public let figureBefore: ComparedFigure
+        public let figureAfter: ComparedFigure
+        /// B's figure / A's.
         public let ratio: Double
+        /// The calibrated floor of the cell, as a fraction (nil: exact, or no calibration).
+        public let floor: Double?
         public let verdict: Verdict
     }
 
     public let lines: [Line]
-    /// Cells present in only one of the files.
-    public let onlyBefore: [String]
-    public let onlyAfter: [String]
+    /// Cells present in only one of the runs.
+    public let onlyBefore: [CellKey]
+    public let onlyAfter: [CellKey]
+    public let calibration: Calibration?
+    /// Why the runs' measured figures are not judged at all (different machines, scales or CPU sets), if they are not.
+    public let incomparable: String?
 
-    public init(before: [SummaryRow], after: [SummaryRow]) {
-        let afterByKey = Dictionary(after.map { ($0.key, $0) }) { first, _ in first }
-        let beforeKeys = Set(before.map(\.key))
-        lines = before.compactMap { row in afterByKey[row.key].map { Self.line(row, $0) } }
-        onlyBefore = before.map(\.key).filter { afterByKey[$0] == nil }
-        onlyAfter = after.map(\.key).filter { !beforeKeys.contains($0) }
-    }
-
-    /// Relative difference under which two single-round (exact) values count as the same.
+    /// Relative difference under which two exact counts are the same.
     static let exactTolerance = 0.01
 
-    static func line(_ before: SummaryRow, _ after: SummaryRow) -> Line {
-        let ratio = before.summary.median == 0 ? (after.summary.median == 0 ? 1 : .infinity) : after.summary.median / before.summary.median
-        let verdict: Verdict
-        if before.summary.count == 1 && after.summary.count == 1 {
-            // Single-round cells are W9's exact counts: any difference beyond rounding is real.
-            let same = abs(ratio - 1) < Self.exactTolerance
-            verdict = same ? .withinNoise : ((ratio < 1) == before.lowerIsBetter ? .better : .worse)
-        } else if before.summary.isTooNoisy || after.summary.isTooNoisy {
-            verdict = .tooNoisy
-        } else if after.summary.intervalHigh < before.summary.intervalLow {
-            verdict = before.lowerIsBetter ? .better : .worse
-        } else if after.summary.intervalLow > before.summary.intervalHigh {
-            verdict = before.lowerIsBetter ? .worse : .better
-        } else {
-            verdict = .withinNoise
+    public init(before: [SummaryRow], after: [SummaryRow], calibration: Calibration?) {
+        let afterByKey = Dictionary(after.map { ($0.key, $0) }) { first, _ in first }
+        let beforeKeys = Set(before.map(\.key))
+        onlyBefore = before.map(\.key).filter { afterByKey[$0] == nil }
+        onlyAfter = after.map(\.key).filter { !beforeKeys.contains($0) }
+        let incomparable = Self.incomparable(before.first?.metadata, after.first?.metadata)
+        self.incomparable = incomparable
+        let usable = incomparable == nil ? calibration : nil
+        self.calibration = usable
+        lines = before.compactMap { row in
+            afterByKey[row.key].map { Self.line(row, $0, entry: usable?.cells[row.key]) }
         }
-        return Line(before: before, after: after, ratio: ratio, verdict: verdict)
     }
 
-    /// The printed comparison: one line per cell, a mark only on real differences, then a tally.
-    /// The rendered table as a Markdown page that names the command and both runs (for a file under Results/).
-    public func markdown(command: String, before: (path: String, rows: [SummaryRow]), after: (path: String, rows: [SummaryRow])) -> String {
-        func describe(_ run: (path: String, rows: [SummaryRow])) -> String {
-            guard let metadata = run.rows.first?.metadata else { return "`\(run.path)`" }
-            return "`\(run.path)`: run \(metadata.runID), commit \(metadata.gitCommit), \(metadata.host) (\(metadata.cores) cores), load \(metadata.loadAverage)"
+    /// Runs of different machines, scales or CPU sets share no noise floor.
+    static func incomparable(_ a: RunMetadata?, _ b: RunMetadata?) -> String? {
+        guard let a, let b else { return nil }
+        if a.machine.isEmpty || b.machine.isEmpty { return "a run predates machine fingerprints (made before calibrations existed)" }
+        if a.machine != b.machine { return "the runs were made on different machines (\(a.machine) / \(b.machine))" }
+        if a.scale != b.scale { return "the runs have different scales (\(a.scale) / \(b.scale))" }
+        if Calibration.cpuKey(a) != Calibration.cpuKey(b) {
+            return "the runs ran on different CPUs (\(Calibration.cpuKey(a)) / \(Calibration.cpuKey(b)))"
         }
-        return "# bench compare\n\nGenerated by `\(command)`; do not edit.\n\n"
-            + "- before (A): \(describe(before))\n- after (B): \(describe(after))\n\n```\n\(render())\n```\n"
+        return nil
     }
 
-    public func render() -> String {
-        var table = TextTable(["allocator", "workload", "parameters", "metric", "backend", "A median", "B median", "B/A", "verdict"])
-        for line in lines {
-            let mark: String = switch line.verdict {
-            case .better: "** better"
-            case .worse: "** WORSE"
-            case .withinNoise: ""
-            case .tooNoisy: "? too noisy to trust"
-            }
-            table.add([line.after.allocator, line.after.workload, line.after.parameters, line.after.metric, line.after.backend,
-                       Format.short(line.before.summary.median), Format.short(line.after.summary.median),
-                       Format.short(line.ratio) + "x", mark])
+    static func line(_ before: SummaryRow, _ after: SummaryRow, entry: Calibration.Entry?) -> Line {
+        let (a, b) = (ComparedFigure(before), ComparedFigure(after))
+        let ratio = a.value == 0 ? (b.value == 0 ? 1 : .infinity) : b.value / a.value
+        let lowerIsBetter = before.metric.lowerIsBetter
+        let direction: Verdict = (b.value < a.value) == lowerIsBetter ? .better : .worse
+        if before.metric.isExactCount {
+            let same = abs(ratio - 1) < exactTolerance || (a.value == b.value)
+            return Line(before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, floor: nil,
+                        verdict: same ? .withinNoise : direction)
         }
-        let count = { (verdict: Verdict) in lines.filter { $0.verdict == verdict }.count }
-        var text = table.render()
-        text += "\n\(lines.count) cells compared: \(count(.better)) better, \(count(.worse)) worse beyond the noise, "
-        text += "\(count(.withinNoise)) within noise, \(count(.tooNoisy)) too noisy to trust (interval wider than "
-        text += "\(Int(Statistics.trustedSpread * 100)) % of the median, or under \(Statistics.minimumRounds) rounds). "
-        text += "Single-round cells (W9's exact counts) are compared exactly."
-        if !onlyBefore.isEmpty || !onlyAfter.isEmpty {
-            text += "\nOnly in A: \(onlyBefore.count) cells; only in B: \(onlyAfter.count) cells (not compared)."
+        guard let entry, a.statistic == b.statistic else {
+            return Line(before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, floor: nil,
+                        verdict: .uncalibrated)
         }
-        return text
+        let floor = entry.compareFloor
+        let beyondFloor = entry.onLogScale ? (ratio > 1 + floor || ratio < 1 / (1 + floor)) : abs(b.value - a.value) > floor
+        var intervalsApart = true
+        if let x = a.estimate, let y = b.estimate { intervalsApart = x.high < y.low || y.high < x.low }
+        return Line(before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio,
+                    floor: entry.onLogScale ? floor : nil,
+                    verdict: beyondFloor && intervalsApart ? direction : .withinNoise)
     }
+
+    public func count(_ verdict: Verdict) -> Int { lines.filter { $0.verdict == verdict }.count }
 }

@@ -1,64 +1,19 @@
 import Foundation
 import SchedulerKit
 
-/// What a backend can do; workloads select backends by these.
-public struct Capabilities: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-
-    /// Tasks never overlap and one producer's tasks run in order.
-    public static let serial = Capabilities(rawValue: 1 << 0)
-    /// Work runs on another thread, never on the caller's stack.
-    public static let asynchronous = Capabilities(rawValue: 1 << 1)
-    /// Deadlines on the monotonic clock, in real time.
-    public static let realTimers = Capabilities(rawValue: 1 << 2)
-    /// A `Scheduler`: handles that cancel, `scheduleRecursive`.
-    public static let scheduler = Capabilities(rawValue: 1 << 3)
-    /// Recursion does not grow the stack (asynchronous, trampolined or virtual).
-    public static let flatRecursion = Capabilities(rawValue: 1 << 4)
-    /// Needs `drain()` to run anything (virtual time).
-    public static let virtualTime = Capabilities(rawValue: 1 << 5)
-    /// Can host actors and tasks (Swift concurrency): a ``SchedulerExecutor`` over the lane's scheduler, or Swift's
-    /// default executor for the `default-executor` reference.
-    public static let executor = Capabilities(rawValue: 1 << 6)
-    /// The handle of plain work can cancel it (W7). Every SchedulerKit scheduler's can; the SwiftNIO adapters' cannot
-    /// (`EventLoop.execute` and `NIOThreadPool.submit` have no cancellation).
-    public static let cancellation = Capabilities(rawValue: 1 << 7)
-
-    static let names: [(Capabilities, String)] = [
-        (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
-        (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"), (.cancellation, "cancel"),
-    ]
-
-    public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
-
-    /// What a scheduler's declared traits let a workload do with it.
-    init(traits: SchedulerTraits) {
-        var capabilities: Capabilities = [.scheduler, .cancellation]
-        if traits.contains(.serial) { capabilities.insert(.serial) }
-        if traits.contains(.asynchronous) { capabilities.insert(.asynchronous) }
-        if traits.contains(.timed) && !traits.contains(.virtualTime) { capabilities.insert(.realTimers) }
-        if traits.contains(.virtualTime) { capabilities.insert(.virtualTime) }
-        if !traits.isDisjoint(with: [.asynchronous, .trampoline, .virtualTime]) { capabilities.insert(.flatRecursion) }
-        // Actor workloads have no driver for virtual time, so they need an asynchronous executor.
-        if traits.contains(.asynchronous) && SchedulerExecutor.accepts(traits) { capabilities.insert(.executor) }
-        self = capabilities
-    }
-}
-
 /// A backend under test, or a raw primitive measured beside them (a reference row).
 public struct Backend: Sendable {
-    public let name: String
+    public let id: BackendID
     public let summary: String
     /// The reference row this backend is reported against (its ratio column); nil for the references themselves.
-    public let wraps: String?
+    public let wraps: BackendID?
     public let isReference: Bool
     public let capabilities: Capabilities
     private let makeGroup: @Sendable () -> LaneGroup
 
-    init(name: String, summary: String, wraps: String?, isReference: Bool, capabilities: Capabilities,
+    init(_ id: BackendID, summary: String, wraps: BackendID? = nil, isReference: Bool, capabilities: Capabilities,
          makeGroup: @escaping @Sendable () -> LaneGroup) {
-        self.name = name
+        self.id = id
         self.summary = summary
         self.wraps = wraps
         self.isReference = isReference
@@ -66,7 +21,7 @@ public struct Backend: Sendable {
         self.makeGroup = makeGroup
     }
 
-    /// A fresh instance of the backend (a new pool, new queues), for one round.
+    /// A fresh instance of the backend (a new pool, new queues), for one run of a workload.
     public func instance() -> LaneGroup { makeGroup() }
 
     public func has(_ required: Capabilities) -> Bool { capabilities.isSuperset(of: required) }
@@ -74,92 +29,81 @@ public struct Backend: Sendable {
     /// The `default-executor` reference hosts actors and tasks only: it is not a lane for the W1–W10 workloads.
     public var hostsOnlyActors: Bool { capabilities == .executor }
 
-    /// A scheduler backend; `lacking` removes what its traits do not say (e.g. handles that cannot cancel).
-    static func scheduler(_ name: String, _ summary: String, wraps: String?, traits: SchedulerTraits,
-                          lacking: Capabilities = [], make: @escaping @Sendable () -> LaneGroup) -> Backend {
-        Backend(name: name, summary: summary, wraps: wraps, isReference: false,
-                capabilities: Capabilities(traits: traits).subtracting(lacking), makeGroup: make)
+    /// A scheduler backend; `lacking` removes what its traits do not say (e.g. handles that cannot cancel), `adding`
+    /// what the bench's use of it adds to them.
+    static func scheduler(_ id: BackendID, _ summary: String, wraps: BackendID?, traits: SchedulerTraits,
+                          lacking: Capabilities = [], adding: Capabilities = [],
+                          make: @escaping @Sendable () -> LaneGroup) -> Backend {
+        Backend(id, summary: summary, wraps: wraps, isReference: false,
+                capabilities: Capabilities(traits: traits).subtracting(lacking).union(adding), makeGroup: make)
+    }
+
+    /// A raw primitive or a floor, measured beside the schedulers.
+    static func reference(_ id: BackendID, _ summary: String, capabilities: Capabilities,
+                          make: @escaping @Sendable () -> LaneGroup) -> Backend {
+        Backend(id, summary: "reference: " + summary, isReference: true, capabilities: capabilities, makeGroup: make)
     }
 }
 
 extension Backend {
-    public static let rawDispatchName = "raw-dispatch"
-    public static let rawOperationQueueName = "raw-operationqueue"
-    public static let directCallName = "direct-call"
-    public static let handOffFloorName = "spin-handoff"
-    public static let defaultExecutorName = "default-executor"
-
-    /// Every backend and reference, in table order.
+    /// Every backend and reference, in table order (the SwiftNIO ones are defined in `NIOBackends.swift`).
     public static let all: [Backend] = [
-        .scheduler("dispatch", "DispatchQueueScheduler: private serial queue targeting the default global queue",
-                   wraps: rawDispatchName, traits: DispatchQueueScheduler(name: "probe").traits) {
+        .scheduler(.dispatch, "DispatchQueueScheduler: private serial queue targeting the default global queue",
+                   wraps: .rawDispatch, traits: DispatchQueueScheduler.traits) {
             LaneGroup { SchedulerLane(DispatchQueueScheduler(name: $0, targetQueue: .global())) }
         },
-        .scheduler("threadpool", "ThreadPoolScheduler on a fresh ThreadPool with one worker per core",
-                   wraps: rawDispatchName, traits: ThreadPoolTraits.value) {
+        .scheduler(.threadPool, "ThreadPoolScheduler on a fresh ThreadPool with one worker per core",
+                   wraps: .rawDispatch, traits: ThreadPoolScheduler.traits) {
             let pool = ThreadPool(name: "bench-pool")
             return LaneGroup(make: { SchedulerLane(pool.makeScheduler(name: $0)) }, close: { pool.shutdown() })
         },
-        .scheduler("operationqueue", "OperationQueueScheduler: OperationQueue with maxConcurrentOperationCount = 1",
-                   wraps: rawOperationQueueName, traits: OperationQueueScheduler(name: "probe").traits) {
+        .scheduler(.operationQueue, "OperationQueueScheduler: OperationQueue with maxConcurrentOperationCount = 1",
+                   wraps: .rawOperationQueue, traits: OperationQueueScheduler.traits) {
             LaneGroup { SchedulerLane(OperationQueueScheduler(name: $0)) }
         },
-        .scheduler("immediate", "Schedulers.immediate: runs inline, trampolines nested work",
-                   wraps: directCallName, traits: Schedulers.immediate.traits) {
+        .scheduler(.immediate, "Schedulers.immediate: runs inline, trampolines nested work",
+                   wraps: .directCall, traits: ImmediateScheduler.traits) {
             LaneGroup { _ in SchedulerLane(Schedulers.immediate) }
         },
-        .scheduler("subscription", "Schedulers.subscription from a thread with no current scheduler: a background Dispatch scheduler",
-                   wraps: rawDispatchName, traits: Schedulers.subscription.traits) {
+        .scheduler(.subscription,
+                   "Schedulers.subscription from a thread with no current scheduler: a background Dispatch scheduler",
+                   // Its traits promise nothing (inline under a current scheduler), but the bench calls it from threads
+                   // with none, where it always hands work to its background scheduler.
+                   wraps: .rawDispatch, traits: SubscriptionScheduler.traits, adding: .asynchronous) {
             LaneGroup { _ in SchedulerLane(Schedulers.subscription) }
         },
-        .scheduler("test", "TestScheduler: virtual time, driven by run() on the producing thread",
-                   wraps: nil, traits: TestScheduler().traits) {
+        .scheduler(.testScheduler, "TestScheduler: virtual time, driven by run() on the producing thread",
+                   wraps: nil, traits: TestScheduler.traits) {
             LaneGroup { SchedulerLane(TestScheduler(name: $0)) }
         },
         nioEventLoop,
         nioThreadPool,
-        Backend(name: rawDispatchName, summary: "reference: DispatchQueue(label:).async on a serial queue",
-                wraps: nil, isReference: true, capabilities: [.serial, .asynchronous, .realTimers]) {
+        .reference(.rawDispatch, "DispatchQueue(label:).async on a serial queue",
+                   capabilities: [.serial, .asynchronous, .realTimers]) {
             LaneGroup { DispatchLane(label: $0) }
         },
-        Backend(name: "raw-dispatch-global", summary: "reference: DispatchQueue(label:target: .global()).async, the queue DispatchQueueScheduler wraps",
-                wraps: nil, isReference: true, capabilities: [.serial, .asynchronous, .realTimers]) {
+        .reference(.rawDispatchGlobal,
+                   "DispatchQueue(label:target: .global()).async, the queue DispatchQueueScheduler wraps",
+                   capabilities: [.serial, .asynchronous, .realTimers]) {
             LaneGroup { DispatchLane(label: $0, target: .global()) }
         },
-        Backend(name: rawOperationQueueName, summary: "reference: OperationQueue, maxConcurrentOperationCount = 1, addOperation",
-                wraps: nil, isReference: true, capabilities: [.serial, .asynchronous]) {
+        .reference(.rawOperationQueue, "OperationQueue, maxConcurrentOperationCount = 1, addOperation",
+                   capabilities: [.serial, .asynchronous]) {
             LaneGroup { OperationQueueLane(label: $0) }
         },
         rawNIOExecute,
-        Backend(name: handOffFloorName, summary: "reference: the floor of a hand-off with one allocation per task: the pool's node and lock-free queue, drained by a thread that never sleeps",
-                wraps: nil, isReference: true, capabilities: [.serial]) {
-            let lanes = Locked<[HandOffFloorLane]>([])
-            return LaneGroup(make: { name in
-                let lane = HandOffFloorLane(name: name)
-                lanes.withLock { $0.append(lane) }
-                return lane
-            }, close: {
-                for lane in lanes.withLock({ $0 }) { lane.stop() }
-            })
+        .reference(.spinHandOff, "the floor of a hand-off with one allocation per task: the pool's node and lock-free "
+                   + "queue, drained by a thread that never sleeps", capabilities: [.serial]) {
+            HandOffFloorLane.group()
         },
-        Backend(name: directCallName, summary: "reference: calls the closure directly",
-                wraps: nil, isReference: true, capabilities: [.serial]) {
+        .reference(.directCall, "calls the closure directly", capabilities: [.serial]) {
             LaneGroup { _ in DirectLane() }
         },
-        Backend(name: defaultExecutorName, summary: "reference: default actors and tasks on Swift's global concurrent executor",
-                wraps: nil, isReference: true, capabilities: [.executor]) {
+        .reference(.defaultExecutor, "default actors and tasks on Swift's global concurrent executor",
+                   capabilities: [.executor]) {
             LaneGroup { _ in DefaultExecutorLane() }
         },
     ]
 
-    public static func named(_ name: String) -> Backend? { all.first { $0.name == name } }
-}
-
-/// The traits of a pool scheduler, read once from a throwaway one-thread pool.
-private enum ThreadPoolTraits {
-    static let value: SchedulerTraits = {
-        let pool = ThreadPool(threadCount: 1, name: "probe")
-        defer { pool.shutdown() }
-        return pool.makeScheduler(name: "probe").traits
-    }()
+    public static func withID(_ id: BackendID) -> Backend? { all.first { $0.id == id } }
 }

@@ -9,12 +9,10 @@ import Synchronization
 // hop between them is a real hand-off, as it is on every other asynchronous backend.
 
 extension Backend {
-    public static let rawNIOExecuteName = "raw-nio-execute"
-
     static let nioEventLoop = Backend.scheduler(
-        "nio-eventloop",
+        .nioEventLoop,
         "EventLoopScheduler (SchedulerKitNIO) on a fresh MultiThreadedEventLoopGroup, one loop per core; lanes take the loops in turn",
-        wraps: rawNIOExecuteName, traits: EventLoopScheduler.traits, lacking: .cancellation
+        wraps: .rawNIOExecute, traits: EventLoopScheduler.traits, lacking: .cancellation
     ) {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: Clock.cores)
         return LaneGroup(make: { SchedulerLane(EventLoopScheduler(name: $0, eventLoop: group.next())) },
@@ -22,7 +20,7 @@ extension Backend {
     }
 
     static let nioThreadPool = Backend.scheduler(
-        "nio-threadpool",
+        .nioThreadPool,
         "NIOThreadPoolScheduler (SchedulerKitNIO) on fresh one-thread NIOThreadPools (serial), one per core; lanes take the pools in turn",
         wraps: nil, traits: NIOThreadPoolScheduler.traits(threadCount: 1), lacking: .cancellation
     ) {
@@ -37,10 +35,11 @@ extension Backend {
         })
     }
 
-    static let rawNIOExecute = Backend(
-        name: rawNIOExecuteName,
-        summary: "reference: EventLoop.execute (timers: scheduleTask(deadline:)) on a fresh MultiThreadedEventLoopGroup, one loop per core; lanes take the loops in turn",
-        wraps: nil, isReference: true, capabilities: [.serial, .asynchronous, .realTimers]
+    static let rawNIOExecute = Backend.reference(
+        .rawNIOExecute,
+        "EventLoop.execute (timers: scheduleTask(deadline:)) on a fresh MultiThreadedEventLoopGroup, one loop per core; "
+            + "lanes take the loops in turn",
+        capabilities: [.serial, .asynchronous, .realTimers]
     ) {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: Clock.cores)
         return LaneGroup(make: { _ in EventLoopLane(group.next()) }, close: { try? group.syncShutdownGracefully() })

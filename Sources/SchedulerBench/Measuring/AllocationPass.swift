@@ -4,33 +4,33 @@ import Foundation
 /// the executor's workers, Swift's cooperative threads) per unit of work, counted exactly by jemalloc's arenas in
 /// a process without thread caches (see ``AllThreadCounting``).
 public struct AllocationProbe: Sendable {
-    public let allocations: MetricSpec
+    public let allocations: Metric
     /// Bytes of the size classes the requests were served from (a 100-byte request counts 112), not requested bytes.
-    public let sizeClassBytes: MetricSpec
+    public let sizeClassBytes: Metric
     let units: @Sendable (Parameters) -> Int
     let prepare: @Sendable (LaneGroup, Parameters) -> ActorLoop
 
-    init(unit: String, units: @escaping @Sendable (Parameters) -> Int,
+    init(allocations: Metric, sizeClassBytes: Metric, units: @escaping @Sendable (Parameters) -> Int,
          prepare: @escaping @Sendable (LaneGroup, Parameters) -> ActorLoop) {
-        allocations = MetricSpec("allocs_per_\(unit)", unit: "allocations")
-        sizeClassBytes = MetricSpec("size_class_bytes_per_\(unit)", unit: "B (size classes)")
+        self.allocations = allocations
+        self.sizeClassBytes = sizeClassBytes
         self.units = units
         self.prepare = prepare
     }
 
-    public var metrics: [MetricSpec] { [allocations, sizeClassBytes] }
+    public var metrics: [Metric] { [allocations, sizeClassBytes] }
 
     /// Counts on a fresh instance of `backend`, after a warm-up run (first-use allocations of the runtime and the
     /// backend). Each round counts an empty run (starting and awaiting the task: the baseline) and a run of the
     /// workload's units, and reports their difference per unit. Nil unless counting is exact in this process.
-    func count(on backend: Backend, _ parameters: Parameters, rounds: Int) -> [String: [Double]]? {
+    func count(on backend: Backend, _ parameters: Parameters, rounds: Int) -> [Metric: [Double]]? {
         guard AllThreadCounting.isExact else { return nil }
         let lanes = backend.instance()
         defer { lanes.shutdown() }
         let loop = prepare(lanes, parameters)
         let units = self.units(parameters)
         _ = loop.run(max(1, units / 10))
-        var values: [String: [Double]] = [allocations.name: [], sizeClassBytes.name: []]
+        var values: [Metric: [Double]] = [allocations: [], sizeClassBytes: []]
         for _ in 0..<rounds {
             guard let start = ArenaTotals.read() else { return nil }
             _ = loop.run(0)
@@ -38,20 +38,19 @@ public struct AllocationProbe: Sendable {
             _ = loop.run(units)
             guard let end = ArenaTotals.read() else { return nil }
             let (baseline, measured) = (middle - start, end - middle)
-            values[allocations.name]!.append((Double(measured.allocations) - Double(baseline.allocations)) / Double(units))
-            values[sizeClassBytes.name]!.append((Double(measured.sizeClassBytes) - Double(baseline.sizeClassBytes)) / Double(units))
+            values[allocations]!.append((Double(measured.allocations) - Double(baseline.allocations)) / Double(units))
+            values[sizeClassBytes]!.append(
+                (Double(measured.sizeClassBytes) - Double(baseline.sizeClassBytes)) / Double(units))
         }
         return values
     }
 }
 
-/// The allocation pass of a run: after the timed rounds, `bench` starts itself again as a child (hidden subcommand
-/// ``subcommand``) with jemalloc preloaded and `MALLOC_CONF=tcache:false`, which counts every actor workload of the
-/// run on every backend and prints the per-round values; the parent adds them to its rows. Counting needs no
-/// allocator hooks, and the timed rounds keep their thread caches.
+/// The allocation pass of a run: after the timed rounds, `bench` starts itself again as a child
+/// (``ChildJob/countAllocations(backends:workloads:scale:)``) with jemalloc preloaded and `MALLOC_CONF=tcache:false`,
+/// which counts every actor workload of the run on every backend and prints the per-round values; the parent adds
+/// them to its cells. Counting needs no allocator hooks, and the timed rounds keep their thread caches.
 public enum AllocationPass {
-    public static let subcommand = "count-allocations"
-
     /// Counted rounds per cell (each a baseline and a full run of the workload's units).
     static func rounds(_ scale: Scale) -> Int { scale == .smoke ? 1 : 3 }
 
@@ -59,20 +58,25 @@ public enum AllocationPass {
 
     /// The child's work: proves that counts are exact here, counts every (workload, parameters, backend) cell, and
     /// returns the values as CSV (one line per round and metric, full precision).
-    public static func countInChild(backendNames: [String], workloadNames: [String], scale: Scale,
+    public static func countInChild(backends: [BackendID], workloads: [WorkloadID], scale: Scale,
                                     log: (String) -> Void) throws -> String {
-        let runner = Runner(backends: try BenchRun.backends(backendNames),
-                            workloads: try BenchRun.workloads(workloadNames).filter { $0.allocationProbe != nil }, scale: scale)
-        do { log(try AllThreadCounting.proveExact()) } catch let error as AllThreadCounting.NotExact { throw BenchError(error.description) }
+        let request = RunRequest(backends: backends, workloads: workloads, scale: scale)
+        let runner = Runner(backends: try request.resolvedBackends(),
+                            workloads: try request.resolvedWorkloads().filter { $0.allocationProbe != nil }, scale: scale)
+        do { log(try AllThreadCounting.proveExact()) } catch let error as AllThreadCounting.NotExact {
+            throw BenchError(error.description)
+        }
         var lines = [columns]
-        for (workload, parameters, backends) in runner.plan {
-            for backend in backends {
-                guard let counted = workload.allocationProbe!.count(on: backend, parameters, rounds: rounds(scale)) else {
-                    throw BenchError("jemalloc's arena statistics became unreadable while counting \(workload.id) on \(backend.name)")
+        for cell in runner.plan {
+            guard let probe = cell.workload.allocationProbe else { continue }
+            for backend in cell.backends {
+                guard let counted = probe.count(on: backend, cell.parameters, rounds: rounds(scale)) else {
+                    throw BenchError("jemalloc's arena statistics became unreadable while counting \(cell.workload.id) on \(backend.id)")
                 }
-                for metric in workload.allocationProbe!.metrics {
-                    for value in counted[metric.name] ?? [] {
-                        lines.append([workload.id, parameters.description, backend.name, metric.name, "\(value)"])
+                for metric in probe.metrics {
+                    for value in counted[metric] ?? [] {
+                        lines.append([cell.workload.id.rawValue, cell.parameters.description, backend.id.rawValue,
+                                      metric.name, "\(value)"])
                     }
                 }
             }
@@ -80,9 +84,9 @@ public enum AllocationPass {
         return CSV.encode(lines)
     }
 
-    /// The parent's side: runs the child for the runner's actor workloads and returns its counts as observations.
-    /// Empty, with a note, when the run has no actor workload, jemalloc is not live here, or the child fails.
-    static func run(for runner: Runner, log: (String) -> Void) -> [Observation] {
+    /// The parent's side: runs the child for the runner's actor workloads and returns its counts, per cell and
+    /// backend. Empty, with a note, when the run has no actor workload, jemalloc is not live here, or the child fails.
+    static func run(for runner: Runner, launcher: any ChildLauncher, log: (String) -> Void) -> [Counted] {
         let cells = runner.plan.filter { $0.workload.allocationProbe != nil }
         guard !cells.isEmpty else { return [] }
         guard Jemalloc.isLive else {
@@ -90,65 +94,71 @@ public enum AllocationPass {
             return []
         }
         let started = Date()
-        let backends = Set(cells.flatMap { $0.backends.map(\.name) })
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        child.arguments = [subcommand, "--scale", runner.scale.rawValue,
-                           "--backend", runner.backends.map(\.name).filter(backends.contains).joined(separator: ","),
-                           "--workload", Array(Set(cells.map(\.workload.id))).sorted().joined(separator: ",")]
+        let backends = Set(cells.flatMap { $0.backends.map(\.id) })
+        let job = ChildJob.countAllocations(backends: runner.backends.map(\.id).filter(backends.contains),
+                                            workloads: Array(Set(cells.map(\.workload.id))).sorted(),
+                                            scale: runner.scale)
         var environment = ProcessInfo.processInfo.environment
         let conf = [environment["MALLOC_CONF"], AllThreadCounting.mallocConf].compactMap { $0 }.filter { !$0.isEmpty }
         environment["MALLOC_CONF"] = conf.joined(separator: ",")
         environment[Relaunch.marker] = "1"
-        child.environment = environment
-        let output = Pipe()
-        child.standardOutput = output
         log("counting allocations of every thread (W11–W13) in a child process with MALLOC_CONF=\(AllThreadCounting.mallocConf)")
         do {
-            try child.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            child.waitUntilExit()
-            guard child.terminationStatus == 0 else { throw BenchError("the counting process exited with status \(child.terminationStatus)") }
-            let observations = try parse(text, cells: cells)
-            log("allocation pass: \(cells.reduce(0) { $0 + $1.backends.count }) cells counted in \(Format.short(Date().timeIntervalSince(started))) s")
-            return observations
+            let output = try ChildProcess.run(job, launcher: launcher, environment: environment)
+            let counted = try parse(output.standardOutput, cells: cells)
+            log("allocation pass: \(cells.reduce(0) { $0 + $1.backends.count }) cells counted in "
+                + "\(Format.short(Date().timeIntervalSince(started))) s")
+            return counted
         } catch {
             log("allocation pass failed (\(error)); the run has no allocation rows for W11–W13")
             return []
         }
     }
 
-    /// `counted` placed after the timed observations of the same workload configuration, so each cell's rows stay together.
-    static func merge(_ counted: [Observation], into timed: [Observation]) -> [Observation] {
-        var merged = timed
-        for observation in counted {
-            let sameCell = { (other: Observation) in other.workload.id == observation.workload.id && other.parameters == observation.parameters }
-            let last = merged.lastIndex(where: sameCell) ?? merged.count - 1
-            merged.insert(observation, at: last + 1)
-        }
-        return merged
+    /// The counts of one backend in one cell.
+    struct Counted: Sendable {
+        let workload: WorkloadID
+        let parameters: Parameters
+        let backend: BackendID
+        var values: [Metric: [Double]]
     }
 
-    /// The child's CSV as observations of the parent's cells.
-    static func parse(_ text: String, cells: [(workload: Workload, parameters: Parameters, backends: [Backend])]) throws -> [Observation] {
+    /// The timed cells with the counts added to their backends.
+    static func merge(_ counted: [Counted], into cells: [CellMeasurement]) -> [CellMeasurement] {
+        cells.map { cell in
+            var cell = cell
+            for index in cell.backends.indices {
+                let backend = cell.backends[index].backend.id
+                for entry in counted where entry.workload == cell.workload.id && entry.parameters == cell.parameters
+                    && entry.backend == backend {
+                    cell.backends[index].counted.merge(entry.values) { $0 + $1 }
+                }
+            }
+            return cell
+        }
+    }
+
+    /// The child's CSV as counts of the parent's cells.
+    static func parse(_ text: String, cells: [Runner.Cell]) throws -> [Counted] {
         let table = try CSV.decode(text)
         guard table.first == columns else { throw BenchError("the counting process printed no CSV header") }
-        var observations: [Observation] = []
+        var counted: [Counted] = []
         for record in table.dropFirst() {
             guard record.count == columns.count, let value = Double(record[4]),
-                  let cell = cells.first(where: { $0.workload.id == record[0] && $0.parameters.description == record[1] }),
-                  let backend = cell.backends.first(where: { $0.name == record[2] }),
+                  let cell = cells.first(where: { $0.workload.id.rawValue == record[0] && $0.parameters.description == record[1] }),
+                  let backend = cell.backends.first(where: { $0.id.rawValue == record[2] }),
                   let metric = cell.workload.allocationProbe?.metrics.first(where: { $0.name == record[3] }) else {
                 throw BenchError("the counting process printed an unexpected line: \(record.joined(separator: ","))")
             }
-            if let index = observations.firstIndex(where: {
-                $0.workload.id == cell.workload.id && $0.parameters == cell.parameters && $0.backend.name == backend.name && $0.metric == metric
+            if let index = counted.firstIndex(where: {
+                $0.workload == cell.workload.id && $0.parameters == cell.parameters && $0.backend == backend.id
             }) {
-                observations[index].values.append(value)
+                counted[index].values[metric, default: []].append(value)
             } else {
-                observations.append(Observation(backend: backend, workload: cell.workload, parameters: cell.parameters, metric: metric, values: [value]))
+                counted.append(Counted(workload: cell.workload.id, parameters: cell.parameters, backend: backend.id,
+                                       values: [metric: [value]]))
             }
         }
-        return observations
+        return counted
     }
 }

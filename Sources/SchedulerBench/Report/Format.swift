@@ -9,6 +9,15 @@ public enum Format {
         return String(format: "%.3f", value)
     }
 
+    /// Plain decimal with 9 fractional digits, trailing zeros cut: for figures re-read by the tools (no exponent).
+    public static func precise(_ value: Double) -> String {
+        guard value.isFinite else { return number(value) }
+        var text = String(format: "%.9f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     /// Three significant digits for people.
     public static func short(_ value: Double) -> String {
         guard value.isFinite else { return "-" }

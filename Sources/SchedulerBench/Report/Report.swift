@@ -1,30 +1,57 @@
 import Foundation
 
 /// `bench report`: regenerates `Results/REPORT.md` (and the charts, through `scripts/plot_results.sh`) from a run
-/// folder's `summary.csv`. Everything in the report comes from the CSV; nothing is typed in by hand.
+/// folder. Everything in the report comes from the run's CSV files; nothing is typed in by hand.
 public enum Report {
-    /// Writes the report; returns the paths written.
-    public static func generate(resultsDirectory: String, runFolder: String?, charts: Bool,
+    /// The run a report is made from, and why that one.
+    public struct Choice: Sendable {
+        public let folder: String
+        public let reason: String
+    }
+
+    /// The named run, or the newest complete full run (every workload on every backend, full scale) under `results`.
+    public static func choose(runFolder: String?, resultsDirectory: String) throws -> Choice {
+        if let runFolder {
+            _ = try RunStore.summaryFile(runFolder)
+            return Choice(folder: runFolder, reason: "the run named with --run")
+        }
+        let runs = RunStore(root: resultsDirectory).runs()
+        let full = runs.last { folder in
+            let rows = try? CSVTable(contentsOf: folder.appendingPathComponent("summary.csv").path, required: [])
+            return rows?.records.first.map { RunMetadata(fields: $0.fields).isCompleteFullRun } ?? false
+        }
+        guard let full else {
+            throw BenchError("no complete full run (every workload, every backend, full scale) under \(resultsDirectory)/; "
+                + "run scripts/bench.sh first, or name one with --run <folder>")
+        }
+        let skipped = runs.count - 1 - (runs.firstIndex(of: full) ?? runs.count - 1)
+        return Choice(folder: full.path, reason: "the newest complete full run under \(resultsDirectory)/"
+            + (skipped > 0 ? " (\(skipped) newer partial or quick run\(skipped == 1 ? "" : "s") passed over)" : ""))
+    }
+
+    /// Writes the report for `choice`; returns the paths written.
+    public static func generate(_ choice: Choice, resultsDirectory: String, charts: Bool,
                                 log: (String) -> Void) throws -> [String] {
-        let folder = try runFolder ?? newestRun(in: resultsDirectory)
-        let summaryPath = (folder as NSString).appendingPathComponent("summary.csv")
-        let rows = try SummaryRow.read(summaryPath)
-        guard let first = rows.first else { throw BenchError("\(summaryPath) has no rows; run bench first") }
+        let run = try RunData.load(choice.folder)
+        guard let metadata = run.metadata else { throw BenchError("\(choice.folder) has no rows; run bench first") }
         var written: [String] = []
         var chartFiles: [String] = []
         if charts {
-            let chartFolder = (folder as NSString).appendingPathComponent("charts")
-            chartFiles = try drawCharts(summary: summaryPath, into: chartFolder, log: log)
+            let summary = try RunStore.summaryFile(choice.folder)
+            chartFiles = try drawCharts(summary: summary, into: (choice.folder as NSString).appendingPathComponent("charts"), log: log)
             written += chartFiles
         }
-        let reportPath = (resultsDirectory as NSString).appendingPathComponent("REPORT.md")
-        let relativeFolder = relative(folder, to: resultsDirectory)
         // The conformance matrix beside it, when `bench conformance` wrote one there (for the NIO section).
         let conformancePath = (resultsDirectory as NSString).appendingPathComponent("conformance.csv")
         let conformance = FileManager.default.fileExists(atPath: conformancePath) ? try ConformanceRow.read(conformancePath) : []
-        let text = markdown(rows: rows, metadata: first.metadata, folder: relativeFolder,
-                            charts: chartFiles.map { relative($0, to: resultsDirectory) }, conformance: conformance)
-        try CSV.writeAtomically(text, to: URL(fileURLWithPath: reportPath))
+        let calibration = try Calibration.load(for: metadata, root: resultsDirectory)
+        log(calibration.map { "goals widened by the calibration of \($0.runs) runs of \($0.commit)" }
+            ?? "no calibration of this machine for \(metadata.scale) runs on CPUs \(metadata.cpus): goals judged on the run alone")
+        let text = markdown(run: run, folder: relative(choice.folder, to: resultsDirectory),
+                            charts: chartFiles.map { relative($0, to: resultsDirectory) }, conformance: conformance,
+                            calibration: calibration)
+        let reportPath = (resultsDirectory as NSString).appendingPathComponent("REPORT.md")
+        try AtomicFile.write(text, to: URL(fileURLWithPath: reportPath))
         written.append(reportPath)
         return written
     }
@@ -33,18 +60,6 @@ public enum Report {
         let standardBase = URL(fileURLWithPath: base).standardizedFileURL.path + "/"
         let standardPath = URL(fileURLWithPath: path).standardizedFileURL.path
         return standardPath.hasPrefix(standardBase) ? String(standardPath.dropFirst(standardBase.count)) : standardPath
-    }
-
-    /// The newest run folder (run ids start with a UTC timestamp) directly under `directory`.
-    static func newestRun(in directory: String) throws -> String {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let runs = names.filter { name in
-            !name.hasPrefix(".") && FileManager.default.fileExists(atPath: "\(directory)/\(name)/summary.csv")
-        }.sorted()
-        guard let newest = runs.last else {
-            throw BenchError("no run folder with a summary.csv under \(directory)/; run `bench` first or pass --run <folder>")
-        }
-        return "\(directory)/\(newest)"
     }
 
     static func drawCharts(summary: String, into folder: String, log: (String) -> Void) throws -> [String] {

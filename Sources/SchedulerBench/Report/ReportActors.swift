@@ -3,8 +3,8 @@ import Foundation
 extension Report {
     /// "Actors or schedulers?": when an actor on the default executor is the better choice and when a scheduler's
     /// executor is, in sentences computed from W11–W13 and their allocation rows. Empty without actor rows.
-    static func actorFindings(_ rows: [SummaryRow]) -> [String] {
-        let findings = ActorFindings(rows: rows)
+    static func actorFindings(_ view: RunView) -> [String] {
+        let findings = ActorFindings(view: view)
         return [findings.defaultActor(), findings.callerOnBackend(), findings.pingPong(), findings.tasks(), findings.allocations()]
             .compactMap { $0 } + (findings.hasRows ? [ActorFindings.semantics] : [])
     }
@@ -12,36 +12,33 @@ extension Report {
 
 /// The rows of W11–W13 and how to compare them.
 struct ActorFindings {
-    let rows: [SummaryRow]
-    static let schedulers = ["dispatch", "threadpool", "operationqueue"]
-    static let reference = Backend.defaultExecutorName
+    let view: RunView
+    static let schedulers: [BackendID] = [.dispatch, .threadPool, .operationQueue]
+    static let reference = BackendID.defaultExecutor
     static let semantics = "Whatever the cost, only a scheduler's executor runs an actor's jobs on a known thread or queue, "
         + "with `Schedulers.current` set, in one FIFO order with the scheduler's other work, and under virtual time on a `TestScheduler` "
         + "(conformance rules E1–E4); a default actor promises none of these. Pick the scheduler when one of them is needed, and by the figures above when none is."
 
-    var hasRows: Bool { rows.contains { ["W11", "W12", "W13"].contains($0.workload) } }
+    var hasRows: Bool { view.rows.contains { [.actorHop, .taskLifecycle, .actorPingPong].contains($0.workload) } }
 
-    /// A row of W11 or W12; `caller: "global"` also matches rows of runs made before `caller` existed.
-    func row(_ backend: String, _ workload: String, _ metric: String, caller: String? = nil) -> SummaryRow? {
-        rows.first { row in
-            row.backend == backend && row.workload == workload && row.metric == metric
-                && (caller == nil || row.parameters.contains("caller=\(caller!)")
-                    || (caller == "global" && !row.parameters.contains("caller=")))
-        }
+    /// A row of W11–W13, with the calling task's place (W11, W12) if given.
+    func row(_ backend: BackendID, _ workload: WorkloadID, _ metric: Metric, caller: ActorHopCaller? = nil) -> SummaryRow? {
+        view.row(backend, workload, metric, caller.map { Parameters([:], choices: [.caller: $0.rawValue]) } ?? Parameters([:]))
     }
 
     /// The scheduler backends' rows of a cell, cheapest first.
-    func schedulerRows(_ workload: String, _ metric: String, caller: String? = nil) -> [SummaryRow] {
-        Self.schedulers.compactMap { row($0, workload, metric, caller: caller) }.sorted { $0.summary.median < $1.summary.median }
+    func schedulerRows(_ workload: WorkloadID, _ metric: Metric, caller: ActorHopCaller? = nil) -> [SummaryRow] {
+        Self.schedulers.compactMap { row($0, workload, metric, caller: caller) }
+            .sorted { $0.summary.median.value < $1.summary.median.value }
     }
 
     func defaultActor() -> String? {
-        guard let reference = row(Self.reference, "W11", "ns_per_call", caller: "global") else { return nil }
-        let others = schedulerRows("W11", "ns_per_call", caller: "global")
+        guard let reference = row(Self.reference, .actorHop, .nsPerCall, caller: .global) else { return nil }
+        let others = schedulerRows(.actorHop, .nsPerCall, caller: .global)
         guard let best = others.first else { return nil }
         let list = others.map { "`\($0.backend)` \(ns($0))" }.joined(separator: ", ")
         let verdict: String
-        switch Versus(reference, best) {
+        switch view.versus(reference, best) {
         case .lower(let times):
             verdict = "**An actor on the default executor** is the better choice for state that Swift-concurrency code calls into and that "
                 + "needs no particular thread: from a task on the global executor (W11, caller=global) a call into it costs \(ns(reference)), "
@@ -59,15 +56,15 @@ struct ActorFindings {
 
     func callerOnBackend() -> String? {
         let pairs = Self.schedulers.compactMap { name -> (SummaryRow, SummaryRow)? in
-            guard let inside = row(name, "W11", "ns_per_call", caller: "backend"),
-                  let outside = row(name, "W11", "ns_per_call", caller: "global") else { return nil }
+            guard let inside = row(name, .actorHop, .nsPerCall, caller: .backend),
+                  let outside = row(name, .actorHop, .nsPerCall, caller: .global) else { return nil }
             return (inside, outside)
         }
         guard !pairs.isEmpty else { return nil }
         let each = pairs.map { inside, outside in
-            "`\(inside.backend)` \(ns(inside)) instead of \(ns(outside)) (\(Versus(inside, outside).phrase(lower: "less", higher: "more")))"
+            "`\(inside.backend)` \(ns(inside)) instead of \(ns(outside)) (\(view.versus(inside, outside).phrase(lower: "less", higher: "more")))"
         }.joined(separator: "; ")
-        let cheaper = pairs.filter { if case .lower = Versus($0.0, $0.1) { true } else { false } }.map(\.0.backend)
+        let cheaper = pairs.filter { if case .lower = view.versus($0.0, $0.1) { true } else { false } }.map(\.0.backend)
         let setting = "the caller already runs on the backend (W11, caller=backend: the calling task prefers an executor over a second "
             + "scheduler of the same instance, so the hop stays inside the backend)"
         var text = cheaper.count == pairs.count
@@ -75,9 +72,9 @@ struct ActorFindings {
             : "When \(setting), a call costs \(each)"
                 + (cheaper.isEmpty ? ": in this run that does not make the call cheaper on any backend."
                     : ": cheaper only on \(cheaper.map { "`\($0)`" }.joined(separator: ", ")) in this run.")
-        guard let best = pairs.map(\.0).min(by: { $0.summary.median < $1.summary.median }),
-              let reference = row(Self.reference, "W11", "ns_per_call", caller: "global") else { return text }
-        switch Versus(best, reference) {
+        guard let best = pairs.map(\.0).min(by: { $0.summary.median.value < $1.summary.median.value }),
+              let reference = row(Self.reference, .actorHop, .nsPerCall, caller: .global) else { return text }
+        switch view.versus(best, reference) {
         case .lower(let times):
             text += " The cheapest, `\(best.backend)`, is \(Format.short(times))x cheaper than a default actor called from the global executor (\(ns(reference)))."
         case .higher(let times):
@@ -90,9 +87,9 @@ struct ActorFindings {
     }
 
     func pingPong() -> String? {
-        guard let reference = row(Self.reference, "W13", "ns_per_round_trip"), let best = schedulerRows("W13", "ns_per_round_trip").first else { return nil }
-        let list = schedulerRows("W13", "ns_per_round_trip").map { "`\($0.backend)` \(ns($0))" }.joined(separator: ", ")
-        let verdict = switch Versus(best, reference) {
+        guard let reference = row(Self.reference, .actorPingPong, .nsPerRoundTrip), let best = schedulerRows(.actorPingPong, .nsPerRoundTrip).first else { return nil }
+        let list = schedulerRows(.actorPingPong, .nsPerRoundTrip).map { "`\($0.backend)` \(ns($0))" }.joined(separator: ", ")
+        let verdict = switch view.versus(best, reference) {
         case .lower(let times): "two actors on one `\(best.backend)` backend are \(Format.short(times))x cheaper than two default actors (\(ns(reference)))"
         case .higher(let times): "two default actors (\(ns(reference))) are \(Format.short(times))x cheaper than two actors on the cheapest backend"
         case .withinNoise: "two default actors (\(ns(reference))) are within noise of two actors on the cheapest backend"
@@ -101,10 +98,10 @@ struct ActorFindings {
     }
 
     func tasks() -> String? {
-        guard let reference = row(Self.reference, "W12", "ns_per_task", caller: "global"),
-              let best = schedulerRows("W12", "ns_per_task", caller: "global").first else { return nil }
-        let list = schedulerRows("W12", "ns_per_task", caller: "global").map { "`\($0.backend)` \(ns($0))" }.joined(separator: ", ")
-        let verdict = switch Versus(best, reference) {
+        guard let reference = row(Self.reference, .taskLifecycle, .nsPerTask, caller: .global),
+              let best = schedulerRows(.taskLifecycle, .nsPerTask, caller: .global).first else { return nil }
+        let list = schedulerRows(.taskLifecycle, .nsPerTask, caller: .global).map { "`\($0.backend)` \(ns($0))" }.joined(separator: ", ")
+        let verdict = switch view.versus(best, reference) {
         case .lower(let times): "the cheapest, `\(best.backend)`, is \(Format.short(times))x cheaper than the global executor"
         case .higher(let times): "even the cheapest, `\(best.backend)`, costs \(Format.short(times))x the global executor's"
         case .withinNoise: "the cheapest, `\(best.backend)`, is within noise of the global executor"
@@ -112,9 +109,9 @@ struct ActorFindings {
         var text = "Creating and awaiting a task (W12) from a task on the global executor (caller=global): \(ns(reference)) "
             + "with no preference; with an executor preference for a scheduler \(list): \(verdict)."
         let moved = Self.schedulers.compactMap { name -> String? in
-            guard let inside = row(name, "W12", "ns_per_task", caller: "backend"),
-                  let outside = row(name, "W12", "ns_per_task", caller: "global") else { return nil }
-            return "`\(name)` \(ns(inside)) (\(Versus(inside, outside).phrase(lower: "less", higher: "more")))"
+            guard let inside = row(name, .taskLifecycle, .nsPerTask, caller: .backend),
+                  let outside = row(name, .taskLifecycle, .nsPerTask, caller: .global) else { return nil }
+            return "`\(name)` \(ns(inside)) (\(view.versus(inside, outside).phrase(lower: "less", higher: "more")))"
         }
         if !moved.isEmpty {
             text += " When the awaiting task itself runs on the backend (caller=backend): \(moved.joined(separator: ", ")). "
@@ -126,16 +123,17 @@ struct ActorFindings {
     }
 
     func allocations() -> String? {
-        let cells: [(String, String, String?, String)] = [
-            ("W11", "allocs_per_call", "global", "per call from the global executor"), ("W11", "allocs_per_call", "backend", "per call from the backend"),
-            ("W12", "allocs_per_task", "global", "per task awaited from the global executor"),
-            ("W12", "allocs_per_task", "backend", "per task awaited from the backend"),
-            ("W13", "allocs_per_round_trip", nil, "per round trip"),
+        let cells: [(WorkloadID, Metric, ActorHopCaller?, String)] = [
+            (.actorHop, .allocsPerCall, .global, "per call from the global executor"),
+            (.actorHop, .allocsPerCall, .backend, "per call from the backend"),
+            (.taskLifecycle, .allocsPerTask, .global, "per task awaited from the global executor"),
+            (.taskLifecycle, .allocsPerTask, .backend, "per task awaited from the backend"),
+            (.actorPingPong, .allocsPerRoundTrip, nil, "per round trip"),
         ]
         let parts = cells.compactMap { workload, metric, caller, label -> String? in
             let all = ([Self.reference] + Self.schedulers).compactMap { row($0, workload, metric, caller: caller) }
             guard !all.isEmpty else { return nil }
-            return "\(label) (\(workload)): " + all.map { "`\($0.backend)` \(Format.short($0.summary.median))" }.joined(separator: ", ")
+            return "\(label) (\(workload)): " + all.map { "`\($0.backend)` \(Format.short($0.summary.median.value))" }.joined(separator: ", ")
         }
         guard !parts.isEmpty else { return nil }
         return "Allocations of every thread (counted in a separate pass without thread caches; median of the counted rounds): "
@@ -143,37 +141,7 @@ struct ActorFindings {
     }
 
     private func ns(_ row: SummaryRow) -> String {
-        row.summary.median >= 10_000 ? "\(Format.short(row.summary.median / 1000)) µs" : "\(Format.short(row.summary.median)) ns"
-    }
-}
-
-/// How one row's median compares with another's, claiming a difference only when the noise allows it: the rounds'
-/// bootstrap intervals must not overlap, and where a row is flagged noisy, not even their min–max ranges.
-enum Versus: Equatable {
-    /// The first row is lower by this factor (other / this).
-    case lower(Double)
-    /// The first row is higher by this factor (this / other).
-    case higher(Double)
-    case withinNoise
-
-    init(_ row: SummaryRow, _ other: SummaryRow) {
-        let (a, b) = (row.summary, other.summary)
-        let intervalsApart = a.intervalHigh < b.intervalLow || b.intervalHigh < a.intervalLow
-        let rangesApart = a.max < b.min || b.max < a.min
-        let noisy = a.isTooNoisy || b.isTooNoisy
-        guard intervalsApart, !noisy || rangesApart, a.median > 0, b.median > 0 else {
-            self = .withinNoise
-            return
-        }
-        self = a.median < b.median ? .lower(b.median / a.median) : .higher(a.median / b.median)
-    }
-
-    /// "3.2x less", "1.5x more" or "within noise".
-    func phrase(lower: String, higher: String) -> String {
-        switch self {
-        case .lower(let times): "\(Format.short(times))x \(lower)"
-        case .higher(let times): "\(Format.short(times))x \(higher)"
-        case .withinNoise: "within noise"
-        }
+        let value = row.summary.median.value
+        return value >= 10_000 ? "\(Format.short(value / 1000)) µs" : "\(Format.short(value)) ns"
     }
 }

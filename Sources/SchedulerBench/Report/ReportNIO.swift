@@ -5,8 +5,8 @@ extension Report {
     /// and why, in sentences computed from the run's rows (W1, W4, W5, W6, W9; a difference is claimed only beyond the
     /// noise), then what NIO keeps of the conformance rules when the matrix (`conformance.csv`) is at hand. Empty
     /// without NIO rows. W14 is left out: its one round after one task measures noise, not spinning.
-    static func nioFindings(_ rows: [SummaryRow], conformance: [ConformanceRow] = []) -> [String] {
-        let findings = NIOFindings(rows: rows)
+    static func nioFindings(_ view: RunView, conformance: [ConformanceRow] = []) -> [String] {
+        let findings = NIOFindings(view: view)
         guard findings.hasRows else { return [] }
         let aspects = findings.aspects()
         return aspects.map(\.sentence) + [findings.tally(aspects), findings.conformance(conformance)].compactMap { $0 }
@@ -31,18 +31,18 @@ struct ConformanceRow: Sendable, Equatable {
 
 /// The NIO rows of a run beside SchedulerKit's, and how they compare.
 struct NIOFindings {
-    let rows: [SummaryRow]
-    static let eventLoop = "nio-eventloop"
-    static let threadPool = "nio-threadpool"
-    static let ours = ["threadpool", "dispatch"]
+    let view: RunView
+    static let eventLoop = BackendID.nioEventLoop
+    static let threadPool = BackendID.nioThreadPool
+    static let ours: [BackendID] = [.threadPool, .dispatch]
     /// The conformance backends of the NIO adapters, by bench backend.
-    static let conformanceNames = [eventLoop: "EventLoopScheduler", threadPool: "NIOThreadPoolScheduler"]
+    static let conformanceNames: [BackendID: String] = [eventLoop: "EventLoopScheduler", threadPool: "NIOThreadPoolScheduler"]
 
-    var hasRows: Bool { rows.contains { $0.backend == Self.eventLoop || $0.backend == Self.threadPool } }
+    var hasRows: Bool { view.rows.contains { $0.backend == Self.eventLoop || $0.backend == Self.threadPool } }
 
-    func row(_ backend: String, _ workload: String, _ metric: String, _ parameters: String? = nil) -> SummaryRow? {
-        rows.first { $0.backend == backend && $0.workload == workload && $0.metric == metric
-            && (parameters == nil || $0.parameters.contains(parameters!)) }
+    func row(_ backend: BackendID, _ workload: WorkloadID, _ metric: Metric,
+             _ parameters: Parameters = Parameters([:])) -> SummaryRow? {
+        view.row(backend, workload, metric, parameters)
     }
 
     /// One compared figure: the sentence, and who is ahead (nil: within noise, or not measured).
@@ -54,27 +54,27 @@ struct NIOFindings {
 
     func aspects() -> [Aspect] {
         [
-            compare("throughput (W1)", "W1", "ns_per_task", nil, format: ns,
+            compare("throughput (W1)", .throughput, .nsPerTask, Parameters([:]), format: ns,
                     behind: "each `execute` takes two locks (the loop's state and its task queue) and wakes an idle loop by writing its eventfd",
                     oursHow: "pushes onto a lock-free queue",
                     ahead: "a busy loop drains up to 4 096 queued closures per lock and needs no wake-up"),
-            compare("a hop (W4 round trip)", "W4", "ns_per_round_trip", nil, format: microseconds,
+            compare("a hop (W4 round trip)", .pingPong, .nsPerRoundTrip, Parameters([:]), format: microseconds,
                     behind: "an event loop is one thread, so every hop lands on the other loop's thread and, when that thread sleeps in epoll_wait, wakes it through its eventfd",
                     oursHow: "lets a free worker that is still spinning take the next scheduler's task without a wake-up",
                     ahead: "the loops' eventfd wake-ups were quicker than our hand-offs in this run"),
-            compare("start latency, idle (W5 p99)", "W5", "p99", "load=0", format: microseconds,
+            compare("start latency, idle (W5 p99)", .startLatency, .p99, Parameters([.load: 0]), format: microseconds,
                     behind: "an idle loop sleeps in epoll_wait and every probe pays its wake-up",
                     oursHow: "finds a worker still spinning after the previous probe",
                     ahead: "waking the probe's own loop was quicker than our hand-off in this run"),
-            compare("start latency, saturated (W5 p99)", "W5", "p99", "load=1", format: microseconds,
+            compare("start latency, saturated (W5 p99)", .startLatency, .p99, Parameters([.load: 1]), format: microseconds,
                     behind: "a scheduler is pinned to its loop, so a probe waits behind the busy work on that loop's one thread",
                     oursHow: "gives the probe's scheduler to whichever worker frees up first",
                     ahead: "a probe waits only for the current task of its own loop"),
-            compare("timer lateness (W6 p99)", "W6", "p99", nil, format: microseconds,
+            compare("timer lateness (W6 p99)", .timerLateness, .p99, Parameters([:]), format: microseconds,
                     behind: "every firing goes through the loop's timerfd and a return from epoll_wait",
                     oursHow: "sleeps on its condition variable with a time-out at the earliest deadline",
                     ahead: "each loop sleeps on a timerfd armed for its earliest deadline and runs due timers on its own thread, with nothing to hand over"),
-            compare("allocations per task (W9)", "W9", "allocs_per_task", nil, format: count,
+            compare("allocations per task (W9)", .allocations, .allocsPerTask, Parameters([:]), format: count,
                     behind: "the adapter adds a closure context (the scheduler and the work) to what NIO's queue allocates",
                     oursHow: nil,
                     ahead: "NIO's queue stores the closure itself, so the adapter's one allocation is the closure context that sets the current scheduler, where SchedulerKit allocates a task node that is also the cancellable handle"),
@@ -84,29 +84,30 @@ struct NIOFindings {
     /// `nio-eventloop` against the best of SchedulerKit's `ours` in one cell, beside the wrapped primitive and the NIO
     /// thread pool where measured. `behind` says why NIO is behind, `oursHow` what `threadpool` does instead (said only
     /// when it is the one ahead), `ahead` why NIO is ahead.
-    private func compare(_ label: String, _ workload: String, _ metric: String, _ parameters: String?,
+    private func compare(_ label: String, _ workload: WorkloadID, _ metric: Metric, _ parameters: Parameters,
                          format: (SummaryRow) -> String, behind: String, oursHow: String?, ahead: String) -> Aspect? {
         guard let nio = row(Self.eventLoop, workload, metric, parameters) else { return nil }
-        let ours = Self.ours.compactMap { row($0, workload, metric, parameters) }.sorted { $0.summary.median < $1.summary.median }
+        let ours = Self.ours.compactMap { row($0, workload, metric, parameters) }
+            .sorted { $0.summary.median.value < $1.summary.median.value }
         guard let best = ours.first else { return nil }
         var figures = ["`\(Self.eventLoop)` \(format(nio))"]
-        if let raw = row(Backend.rawNIOExecuteName, workload, metric, parameters) {
+        if let raw = row(.rawNIOExecute, workload, metric, parameters) {
             figures.append("raw `EventLoop.execute` \(format(raw))")
         }
         if let pool = row(Self.threadPool, workload, metric, parameters) { figures.append("`\(Self.threadPool)` \(format(pool))") }
         figures += ours.map { "`\($0.backend)` \(format($0))" }
         let verdict: String
         let nioAhead: Bool?
-        switch Versus(nio, best) {
+        switch view.versus(nio, best) {
         case .lower(let times):
             verdict = "NIO is ahead, \(Format.short(times))x below `\(best.backend)`: \(ahead)"
             nioAhead = true
         case .higher(let times):
-            let how = best.backend == "threadpool" ? oursHow.map { "; `threadpool` \($0)" } ?? "" : ""
+            let how = best.backend == .threadPool ? oursHow.map { "; `threadpool` \($0)" } ?? "" : ""
             verdict = "SchedulerKit is ahead, `\(best.backend)` \(Format.short(times))x below NIO: \(behind)\(how)"
             nioAhead = false
         case .withinNoise:
-            verdict = nio.summary.median == best.summary.median ? "NIO is level with `\(best.backend)`" : "NIO is within noise of `\(best.backend)`"
+            verdict = nio.summary.median.value == best.summary.median.value ? "NIO is level with `\(best.backend)`" : "NIO is within noise of `\(best.backend)`"
             nioAhead = nil
         }
         return Aspect(label: label, sentence: label.prefix(1).uppercased() + label.dropFirst() + ": "
@@ -121,8 +122,8 @@ struct NIOFindings {
             return labels.isEmpty ? "nothing" : labels.joined(separator: ", ")
         }
         var text = "In this run NIO is ahead on \(list(true)); SchedulerKit on \(list(false)); level or within noise: \(list(nil))."
-        if let adapter = row(Self.eventLoop, "W1", "ns_per_task"), let raw = row(Backend.rawNIOExecuteName, "W1", "ns_per_task") {
-            let cost = switch Versus(adapter, raw) {
+        if let adapter = row(Self.eventLoop, .throughput, .nsPerTask), let raw = row(.rawNIOExecute, .throughput, .nsPerTask) {
+            let cost = switch view.versus(adapter, raw) {
             case .lower(let times): "costs \(Format.short(times))x less than"
             case .higher(let times): "costs \(Format.short(times))x more than"
             case .withinNoise: "is within noise of"
@@ -168,11 +169,11 @@ struct NIOFindings {
         return text
     }
 
-    private func ns(_ row: SummaryRow) -> String { Format.short(row.summary.median) + " ns" }
+    private func ns(_ row: SummaryRow) -> String { Format.short(row.summary.median.value) + " ns" }
     /// Microseconds, or milliseconds from 1 ms up.
     private func microseconds(_ row: SummaryRow) -> String {
-        let value = row.summary.median
+        let value = row.summary.median.value
         return value >= 1_000_000 ? Format.short(value / 1_000_000) + " ms" : Format.short(value / 1000) + " µs"
     }
-    private func count(_ row: SummaryRow) -> String { Format.short(row.summary.median) }
+    private func count(_ row: SummaryRow) -> String { Format.short(row.summary.median.value) }
 }

@@ -63,54 +63,72 @@ public enum CSV {
         if !field.isEmpty || !row.isEmpty || fieldWasQuoted { endRow() }
         return rows
     }
-
-    /// Writes `text` to `url` through a temporary file in the same folder and a rename, so that readers see the
-    /// old file or the whole new one, never half of it.
-    public static func writeAtomically(_ text: String, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        do {
-            try Data(text.utf8).write(to: temporary)
-            if rename(temporary.path, url.path) != 0 {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-    }
 }
 
 /// A CSV file read into named columns.
 public struct CSVTable: Sendable {
     public let header: [String]
-    public let records: [[String: String]]
-
-    public init(header: [String], records: [[String: String]]) {
-        self.header = header
-        self.records = records
-    }
+    public let records: [CSVRecord]
 
     /// Reads `path`; every record must have as many fields as the header and the header must hold `required`.
     public init(contentsOf path: String, required: [String]) throws {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw CSV.ParseError(description: "\(path): cannot be read (does it exist?)")
         }
+        try self.init(text: text, source: path, required: required)
+    }
+
+    public init(text: String, source: String, required: [String]) throws {
         let rows: [[String]]
-        do { rows = try CSV.decode(text) } catch { throw CSV.ParseError(description: "\(path): \(error)") }
-        guard let header = rows.first else { throw CSV.ParseError(description: "\(path): empty file, expected a header") }
+        do { rows = try CSV.decode(text) } catch { throw CSV.ParseError(description: "\(source): \(error)") }
+        guard let header = rows.first else { throw CSV.ParseError(description: "\(source): empty file, expected a header") }
         let missing = required.filter { !header.contains($0) }
         guard missing.isEmpty else {
-            throw CSV.ParseError(description: "\(path): not a bench CSV (missing column \(missing.joined(separator: ", ")))")
+            throw CSV.ParseError(description: "\(source): not a bench CSV (missing column \(missing.joined(separator: ", ")))")
         }
-        var records: [[String: String]] = []
+        var records: [CSVRecord] = []
         for (index, row) in rows.dropFirst().enumerated() {
             guard row.count == header.count else {
-                throw CSV.ParseError(description: "\(path): record \(index + 2) has \(row.count) fields, the header has \(header.count)")
+                throw CSV.ParseError(
+                    description: "\(source): record \(index + 2) has \(row.count) fields, the header has \(header.count)")
             }
-            records.append(Dictionary(uniqueKeysWithValues: zip(header, row)))
+            records.append(CSVRecord(fields: Dictionary(uniqueKeysWithValues: zip(header, row)), source: source,
+                                     row: index + 2))
         }
         self.header = header
         self.records = records
     }
+}
+
+/// One record of a ``CSVTable``, with what it needs to say where a bad field is.
+public struct CSVRecord: Sendable {
+    public let fields: [String: String]
+    let source: String
+    let row: Int
+
+    public init(fields: [String: String], source: String = "", row: Int = 0) {
+        self.fields = fields
+        self.source = source
+        self.row = row
+    }
+
+    public subscript(_ column: String) -> String? { fields[column] }
+
+    func error(_ what: String) -> CSV.ParseError {
+        CSV.ParseError(description: "\(source.isEmpty ? "" : source + ": ")record \(row): \(what)")
+    }
+
+    func text(_ column: String) throws -> String {
+        guard let text = fields[column] else { throw error("no \(column) column") }
+        return text
+    }
+
+    func number(_ column: String) throws -> Double {
+        guard let value = fields[column].flatMap(Double.init) else {
+            throw error("\(column) is \"\(fields[column] ?? "")\", not a number")
+        }
+        return value
+    }
+
+    func optionalNumber(_ column: String) -> Double? { fields[column].flatMap(Double.init) }
 }

@@ -16,18 +16,34 @@ public struct RunMetadata: Sendable, Equatable {
     public var loadAverage: String
     /// Median cost of one monotonic clock read, subtracted from every latency sample.
     public var clockOverheadNanoseconds: Double
+    /// `full`, `quick` or `smoke`.
+    public var scale: String
+    /// `all`, or the backends and workloads the run was narrowed to.
+    public var selection: String
+    /// The CPUs the process ran on, and whether `--cpus` put it there.
+    public var cpus: String
+    public var pinned: Bool
+    /// The round policy in words (rounds, their least length, extra rounds).
+    public var roundPolicy: String
+    /// What identifies the machine for a calibration (``MachineFingerprint``).
+    public var machine: String
+    /// Where context switches and migrations per round come from.
+    public var schedulingCounters: String
 
     /// Column names, in CSV order.
     public static let columns = [
         "run_id", "timestamp", "git_commit", "host", "cpu_model", "cores", "os", "swift_version", "build", "command",
-        "load_average", "clock_overhead_ns",
+        "load_average", "clock_overhead_ns", "scale", "selection", "cpus", "pinned", "round_policy", "machine",
+        "scheduling_counters",
     ]
 
     public var fields: [String] {
         [runID, timestamp, gitCommit, host, cpuModel, String(cores), os, swiftVersion, build, command, loadAverage,
-         Format.number(clockOverheadNanoseconds)]
+         Format.number(clockOverheadNanoseconds), scale, selection, cpus, pinned ? "yes" : "no", roundPolicy, machine,
+         schedulingCounters]
     }
 
+    /// Reads the columns of a CSV record; columns an older run did not write are empty.
     public init(fields record: [String: String]) {
         runID = record["run_id"] ?? ""
         timestamp = record["timestamp"] ?? ""
@@ -41,27 +57,33 @@ public struct RunMetadata: Sendable, Equatable {
         command = record["command"] ?? ""
         loadAverage = record["load_average"] ?? ""
         clockOverheadNanoseconds = Double(record["clock_overhead_ns"] ?? "") ?? 0
+        scale = record["scale"] ?? ""
+        selection = record["selection"] ?? ""
+        cpus = record["cpus"] ?? ""
+        pinned = record["pinned"] == "yes"
+        roundPolicy = record["round_policy"] ?? ""
+        machine = record["machine"] ?? ""
+        schedulingCounters = record["scheduling_counters"] ?? ""
     }
+
+    /// A full run of every workload on every backend: what `bench report` reports on unless told otherwise.
+    public var isCompleteFullRun: Bool { scale == Scale.full.rawValue && selection == RunSelection.all }
 
     /// Collects the metadata of this machine and process now.
     public static func collect(command: String, clockOverhead: Double) -> RunMetadata {
         let date = Date()
-        let stamp = ISO8601DateFormatter().string(from: date)
-        let commit = shell("git", "rev-parse", "--short=12", "HEAD") ?? "unknown"
-        let dirty = (shell("git", "status", "--porcelain", "--untracked-files=no") ?? "").isEmpty ? "" : "-dirty"
-        let host = ProcessInfo.processInfo.hostName
-        let idFormatter = DateFormatter()
-        idFormatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        idFormatter.timeZone = TimeZone(identifier: "UTC")
+        let commit = (try? Command.output("git", ["rev-parse", "--short=12", "HEAD"])) ?? "unknown"
+        let dirty = ((try? Command.output("git", ["status", "--porcelain", "--untracked-files=no"])) ?? "").isEmpty ? "" : "-dirty"
         var record: [String: String] = [:]
-        record["run_id"] = "\(idFormatter.string(from: date))-\(commit.prefix(7))"
-        record["timestamp"] = stamp
+        record["run_id"] = RunID.make(date: date, commit: commit)
+        record["timestamp"] = ISO8601DateFormatter().string(from: date)
         record["git_commit"] = commit + dirty
-        record["host"] = host
-        record["cpu_model"] = cpuModel()
+        record["host"] = ProcessInfo.processInfo.hostName
+        record["cpu_model"] = MachineFingerprint.cpuModel()
         record["cores"] = String(ProcessInfo.processInfo.activeProcessorCount)
-        record["os"] = operatingSystem()
-        record["swift_version"] = (shell("swift", "--version") ?? "unknown").split(separator: "\n").first.map(String.init) ?? "unknown"
+        record["os"] = MachineFingerprint.operatingSystem()
+        let swift = (try? Command.output("swift", ["--version"])) ?? "unknown"
+        record["swift_version"] = swift.split(separator: "\n").first.map(String.init) ?? "unknown"
         #if DEBUG
         record["build"] = "debug"
         #else
@@ -70,39 +92,35 @@ public struct RunMetadata: Sendable, Equatable {
         record["command"] = command
         record["load_average"] = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
             .split(separator: " ").first.map(String.init) ?? "unknown"
+        record["machine"] = MachineFingerprint.current.description
         var metadata = RunMetadata(fields: record)
         metadata.clockOverheadNanoseconds = clockOverhead
         return metadata
     }
+}
 
-    static func cpuModel() -> String {
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
-        let line = text.split(separator: "\n").first { $0.hasPrefix("model name") }
-        return line.flatMap { $0.split(separator: ":", maxSplits: 1).last }.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+/// What a run was narrowed to, in the `selection` column.
+public enum RunSelection {
+    public static let all = "all"
+
+    /// "all", or "backends=a,b workloads=W1,W4" naming only what was narrowed.
+    public static func describe(backends: [Backend], workloads: [Workload]) -> String {
+        var parts: [String] = []
+        if backends.count != Backend.all.count { parts.append("backends=" + backends.map(\.id.rawValue).joined(separator: ",")) }
+        if workloads.count != Workload.all.count { parts.append("workloads=" + workloads.map(\.id.rawValue).joined(separator: ",")) }
+        return parts.isEmpty ? all : parts.joined(separator: " ")
     }
+}
 
-    static func operatingSystem() -> String {
-        let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
-            .split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
-            .map { $0.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } ?? "Linux"
-        var names = utsname()
-        uname(&names)
-        let kernel = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return "\(release); Linux \(kernel)"
-    }
-
-    /// Runs a tool and returns its trimmed standard output, or nil if it failed.
-    static func shell(_ arguments: String...) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+/// Run ids: the UTC start time (so folders sort by age), the commit, and a random suffix, so that two runs started
+/// in the same second on the same commit never share a folder.
+public enum RunID {
+    public static func make(date: Date = Date(), commit: String) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        let suffix = String(UInt16.random(in: .min ... .max), radix: 16)
+        return "\(formatter.string(from: date))-\(commit.prefix(7))-\(String(repeating: "0", count: 4 - suffix.count))\(suffix)"
     }
 }

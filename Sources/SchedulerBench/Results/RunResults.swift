@@ -11,62 +11,72 @@ public struct RunResults: Sendable {
         self.samples = samples
     }
 
-    /// Summarises observations made under one allocator.
-    public init(observations: [Observation], metadata: RunMetadata, allocator: String) {
-        summary = observations.map { observation in
-            var percentiles: [String: Double] = [:]
-            if let histogram = observation.histogram {
-                for (metric, percentile) in MetricSpec.latencyPercentiles {
-                    let column = metric.name == "max" ? "p_max" : metric.name
-                    percentiles[column] = Double(percentile == 100 ? histogram.max : histogram.valueAtPercentile(percentile))
+    /// Summarises the cells measured under one allocator: per backend and metric, the median with its interval and
+    /// modes, and the paired ratios to the reference row and to the cell's fastest scheduler backend.
+    public init(cells: [CellMeasurement], metadata: RunMetadata, allocator: AllocatorChoice) {
+        summary = []
+        samples = []
+        for cell in cells {
+            for metric in cell.workload.allMetrics {
+                let measured = cell.backends.compactMap { entry in entry.values(of: metric).map { (entry, $0) } }
+                let fastest = Self.fastest(measured, metric: metric)
+                for (entry, values) in measured {
+                    var row = SummaryRow(
+                        metadata: metadata, allocator: allocator, backend: entry.backend.id, reference: entry.backend.wraps,
+                        workload: cell.workload.id, workloadName: cell.workload.name, parameters: cell.parameters,
+                        metric: metric, summary: SampleSummary(values))
+                    if let reference = entry.backend.wraps, let theirs = measured.first(where: { $0.0.backend.id == reference }) {
+                        row.ratioToReference = Self.ratio(values, theirs.1, exact: metric.isExactCount)
+                    }
+                    if let fastest {
+                        row.fastest = fastest.0.backend.id
+                        row.ratioToFastest = Self.ratio(values, fastest.1, exact: metric.isExactCount)
+                    }
+                    let timed = entry.counted[metric] == nil ? entry.rounds : []
+                    if let histogram = Self.merged(timed) {
+                        row.percentiles = RoundResult.percentiles(of: histogram)
+                    }
+                    row.roundMilliseconds = Self.median(timed.map { $0.seconds * 1000 })
+                    row.repetitions = Self.median(timed.map { Double($0.repetitions) })
+                    row.contextSwitches = Self.median(timed.compactMap(\.contextSwitches))
+                    row.migrations = Self.median(timed.compactMap(\.migrations))
+                    summary.append(row)
+                    samples += values.enumerated().map { index, value in
+                        let round = timed.indices.contains(index) ? timed[index] : nil
+                        return SampleRow(metadata: metadata, allocator: allocator, backend: entry.backend.id,
+                                         workload: cell.workload.id, parameters: cell.parameters, metric: metric,
+                                         round: index + 1, value: value, repetitions: round?.repetitions,
+                                         roundMilliseconds: round.map { $0.seconds * 1000 },
+                                         contextSwitches: round?.contextSwitches, migrations: round?.migrations)
+                    }
                 }
-            }
-            return SummaryRow(
-                metadata: metadata, allocator: allocator, backend: observation.backend.name,
-                reference: observation.backend.wraps ?? "", workload: observation.workload.id,
-                workloadName: observation.workload.name, parameters: observation.parameters.description,
-                metric: observation.metric.name, unit: observation.metric.unit,
-                lowerIsBetter: observation.metric.lowerIsBetter, summary: Statistics.summarize(observation.values),
-                percentiles: percentiles
-            )
-        }
-        samples = observations.flatMap { observation in
-            observation.values.enumerated().map { round, value in
-                SampleRow(metadata: metadata, allocator: allocator, backend: observation.backend.name,
-                          workload: observation.workload.id, parameters: observation.parameters.description,
-                          metric: observation.metric.name, unit: observation.metric.unit, round: round + 1, value: value)
-            }
-        }
-        computeRatios()
-    }
-
-    /// Fills each row's ratio to its reference row and to the best scheduler backend of the same cell.
-    mutating func computeRatios() {
-        let cells = Dictionary(grouping: summary.indices) { index in
-            let row = summary[index]
-            return [row.allocator, row.workload, row.parameters, row.metric].joined(separator: "|")
-        }
-        for indices in cells.values {
-            let byBackend = Dictionary(indices.map { (summary[$0].backend, summary[$0].summary.median) }) { first, _ in first }
-            let schedulerMedians = indices.filter { Backend.named(summary[$0].backend)?.isReference == false }
-                .map { summary[$0].summary.median }
-            let lower = summary[indices[0]].lowerIsBetter
-            let best = lower ? schedulerMedians.min() : schedulerMedians.max()
-            for index in indices {
-                let median = summary[index].summary.median
-                if let reference = byBackend[summary[index].reference], reference > 0 {
-                    summary[index].ratioToReference = median / reference
-                }
-                if let best, best > 0 { summary[index].ratioToFastest = median / best }
             }
         }
     }
 
-    /// Writes `summary.csv` and `samples.csv` into a new folder `directory`, atomically (see ``BenchRun``).
-    public func write(to directory: URL) throws {
-        try BenchRun.writeFolder(directory, files: [
-            "summary.csv": CSV.encode([SummaryRow.columns] + summary.map(\.fields)),
-            "samples.csv": CSV.encode([SampleRow.columns] + samples.map(\.fields)),
-        ])
+    /// The scheduler backend (not a reference row) with the best median of the cell.
+    private static func fastest(_ measured: [(BackendRounds, [Double])], metric: Metric) -> (BackendRounds, [Double])? {
+        let schedulers = measured.filter { !$0.0.backend.isReference && !$0.1.isEmpty }
+        let better = { (a: (BackendRounds, [Double]), b: (BackendRounds, [Double])) in
+            let (x, y) = (Statistics.median(a.1), Statistics.median(b.1))
+            return metric.lowerIsBetter ? x < y : x > y
+        }
+        return schedulers.min(by: better)
     }
+
+    /// Paired ratio of a cell's two backends; counted figures are exact, so their ratio is one of medians.
+    private static func ratio(_ values: [Double], _ reference: [Double], exact: Bool) -> Estimate? {
+        guard exact else { return Statistics.pairedRatio(values, over: reference) }
+        let bottom = Statistics.median(reference)
+        return bottom > 0 ? .exact(Statistics.median(values) / bottom) : nil
+    }
+
+    private static func merged(_ rounds: [RoundRecord]) -> Histogram<UInt64>? {
+        let histograms = rounds.compactMap(\.result.histogram)
+        guard var merged = histograms.first else { return nil }
+        for histogram in histograms.dropFirst() { merged.add(histogram) }
+        return merged
+    }
+
+    private static func median(_ values: [Double]) -> Double? { values.isEmpty ? nil : Statistics.median(values) }
 }

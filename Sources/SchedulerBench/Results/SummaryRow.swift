@@ -1,47 +1,35 @@
-/// One row of `summary.csv`: one (allocator, backend, workload, parameters, metric) cell of one run.
+import Foundation
+
+/// One row of `summary.csv`: one (allocator, backend, workload, parameters, metric) cell of one run
+/// (`Docs/Results.md` describes every column).
 public struct SummaryRow: Sendable, Equatable {
     public var metadata: RunMetadata
-    public var allocator: String
-    public var backend: String
-    /// The reference row this backend is compared to ("" for references and virtual time).
-    public var reference: String
-    public var workload: String
+    public var allocator: AllocatorChoice
+    public var backend: BackendID
+    /// The reference row this backend is compared to (nil for references and virtual time).
+    public var reference: BackendID?
+    public var workload: WorkloadID
     public var workloadName: String
-    public var parameters: String
-    public var metric: String
-    public var unit: String
-    public var lowerIsBetter: Bool
+    public var parameters: Parameters
+    public var metric: Metric
     public var summary: SampleSummary
-    /// From all rounds' latency samples merged (latency workloads only).
-    public var percentiles: [String: Double]
-    /// median / the reference row's median (nil when there is no reference row).
-    public var ratioToReference: Double?
-    /// median / the best median among the scheduler backends of the same cell (lower-is-better: ≥ 1 means slower).
-    public var ratioToFastest: Double?
+    /// Percentiles of all rounds' latency samples merged (latency workloads only).
+    public var percentiles: [Metric: Double] = [:]
+    /// Median of the per-round ratios to the reference row, with its interval.
+    public var ratioToReference: Estimate?
+    /// The scheduler backend with the best median in this cell, and the paired ratio to it.
+    public var fastest: BackendID?
+    public var ratioToFastest: Estimate?
+    /// Medians per round of how long a round took, how often it repeated the workload, and what the kernel's
+    /// scheduler did meanwhile (nil where not measured, e.g. counted rows).
+    public var roundMilliseconds: Double?
+    public var repetitions: Double?
+    public var contextSwitches: Double?
+    public var migrations: Double?
 
-    public static let percentileColumns = ["p50", "p90", "p99", "p99.9", "p_max"]
-
-    public static let columns = RunMetadata.columns + [
-        "allocator", "backend", "reference", "workload", "workload_name", "parameters", "metric", "unit", "better",
-        "samples", "median", "min", "max", "ci_low", "ci_high", "spread_pct", "trusted",
-    ] + percentileColumns + ["ratio_to_reference", "ratio_to_fastest"]
-
-    /// The identity of a cell across runs, for `compare`.
-    public var key: String { [allocator, backend, workload, parameters, metric].joined(separator: "|") }
-
-    public var fields: [String] {
-        metadata.fields + [
-            allocator, backend, reference, workload, workloadName, parameters, metric, unit, lowerIsBetter ? "lower" : "higher",
-            String(summary.count), Format.number(summary.median), Format.number(summary.min), Format.number(summary.max),
-            Format.number(summary.intervalLow), Format.number(summary.intervalHigh),
-            Format.number((summary.relativeSpread * 1000).rounded() / 10), summary.isTooNoisy ? "no" : "yes",
-        ] + Self.percentileColumns.map { percentiles[$0].map(Format.number) ?? "" }
-          + [ratioToReference.map(Format.number) ?? "", ratioToFastest.map(Format.number) ?? ""]
-    }
-
-    public init(metadata: RunMetadata, allocator: String, backend: String, reference: String, workload: String,
-                workloadName: String, parameters: String, metric: String, unit: String, lowerIsBetter: Bool,
-                summary: SampleSummary, percentiles: [String: Double] = [:]) {
+    public init(metadata: RunMetadata, allocator: AllocatorChoice, backend: BackendID, reference: BackendID?,
+                workload: WorkloadID, workloadName: String, parameters: Parameters, metric: Metric,
+                summary: SampleSummary) {
         self.metadata = metadata
         self.allocator = allocator
         self.backend = backend
@@ -50,65 +38,109 @@ public struct SummaryRow: Sendable, Equatable {
         self.workloadName = workloadName
         self.parameters = parameters
         self.metric = metric
-        self.unit = unit
-        self.lowerIsBetter = lowerIsBetter
         self.summary = summary
-        self.percentiles = percentiles
     }
 
-    /// Reads a record of `summary.csv`; throws naming the first field that is not a number.
-    public init(record: [String: String], row: Int) throws {
-        func number(_ column: String) throws -> Double {
-            guard let text = record[column], let value = Double(text) else {
-                throw CSV.ParseError(description: "record \(row): \(column) is \"\(record[column] ?? "")\", not a number")
-            }
-            return value
-        }
-        func optional(_ column: String) -> Double? { record[column].flatMap(Double.init) }
-        self.init(
-            metadata: RunMetadata(fields: record), allocator: record["allocator"] ?? "", backend: record["backend"] ?? "",
-            reference: record["reference"] ?? "", workload: record["workload"] ?? "",
-            workloadName: record["workload_name"] ?? "", parameters: record["parameters"] ?? "",
-            metric: record["metric"] ?? "", unit: record["unit"] ?? "", lowerIsBetter: record["better"] != "higher",
-            summary: SampleSummary(
-                count: Int(try number("samples")), median: try number("median"), min: try number("min"),
-                max: try number("max"), intervalLow: try number("ci_low"), intervalHigh: try number("ci_high")
-            )
-        )
-        for column in Self.percentileColumns { percentiles[column] = optional(column) }
-        ratioToReference = optional("ratio_to_reference")
-        ratioToFastest = optional("ratio_to_fastest")
+    public static let percentileColumns: [(column: String, metric: Metric)] = [
+        ("p50", .p50), ("p90", .p90), ("p99", .p99), ("p99.9", .p999), ("p_max", .maxLatency),
+    ]
+
+    public static let columns = RunMetadata.columns + [
+        "allocator", "backend", "reference", "workload", "workload_name", "parameters", "metric", "unit", "better",
+        "kind", "samples", "median", "min", "max", "ci_low", "ci_high", "spread_pct", "trusted",
+        "mode_low", "mode_low_share", "mode_high", "mode_high_share",
+    ] + percentileColumns.map(\.column) + [
+        "ratio_to_reference", "ratio_to_reference_low", "ratio_to_reference_high",
+        "fastest", "ratio_to_fastest", "ratio_to_fastest_low", "ratio_to_fastest_high",
+        "round_ms", "repetitions", "context_switches", "cpu_migrations",
+    ]
+
+    /// The identity of a cell across runs, for `compare`.
+    public var key: CellKey {
+        CellKey(allocator: allocator, backend: backend, workload: workload, parameters: parameters, metric: metric)
     }
+
+    public var fields: [String] {
+        let number = { (value: Double?) in value.map(Format.number) ?? "" }
+        let modes = summary.modes.count == 2 ? summary.modes : []
+        return metadata.fields + [
+            allocator.rawValue, backend.rawValue, reference?.rawValue ?? "", workload.rawValue, workloadName,
+            parameters.description, metric.name, metric.unit, metric.lowerIsBetter ? "lower" : "higher",
+            metric.isExactCount ? "exact" : "measured",
+            String(summary.count), Format.number(summary.median.value), Format.number(summary.min),
+            Format.number(summary.max), Format.number(summary.median.low), Format.number(summary.median.high),
+            Format.number((summary.median.relativeWidth * 1000).rounded() / 10), summary.isTooNoisy ? "no" : "yes",
+            number(modes.first?.value), number(modes.first?.share), number(modes.last?.value), number(modes.last?.share),
+        ] + Self.percentileColumns.map { number(percentiles[$0.metric]) } + [
+            number(ratioToReference?.value), number(ratioToReference?.low), number(ratioToReference?.high),
+            fastest?.rawValue ?? "", number(ratioToFastest?.value), number(ratioToFastest?.low),
+            number(ratioToFastest?.high),
+            number(roundMilliseconds), number(repetitions), number(contextSwitches), number(migrations),
+        ]
+    }
+
+    /// Reads a record of `summary.csv`; throws naming the first required field that is not what it should be.
+    /// Columns an older run did not write are read as absent.
+    public init(record: CSVRecord) throws {
+        let summary = SampleSummary(
+            count: Int(try record.number("samples")),
+            median: Estimate(value: try record.number("median"), low: try record.number("ci_low"),
+                             high: try record.number("ci_high")),
+            min: try record.number("min"), max: try record.number("max"),
+            modes: [("mode_low", "mode_low_share"), ("mode_high", "mode_high_share")].compactMap { value, share in
+                record.optionalNumber(value).map { Mode(value: $0, share: record.optionalNumber(share) ?? 0) }
+            })
+        guard let allocator = AllocatorChoice(rawValue: try record.text("allocator")), allocator != .both else {
+            throw record.error("allocator is \"\(record["allocator"] ?? "")\", not jemalloc or system")
+        }
+        guard let parameters = Parameters(parsing: try record.text("parameters")) else {
+            throw record.error("parameters \"\(record["parameters"] ?? "")\" are not name=value pairs")
+        }
+        let reference = record["reference"].flatMap { $0.isEmpty ? nil : BackendID(rawValue: $0) }
+        self.init(metadata: RunMetadata(fields: record.fields), allocator: allocator,
+                  backend: BackendID(rawValue: try record.text("backend")), reference: reference,
+                  workload: WorkloadID(rawValue: try record.text("workload")),
+                  workloadName: record["workload_name"] ?? "", parameters: parameters,
+                  metric: Metric.named(try record.text("metric"), unit: record["unit"] ?? "",
+                                       lowerIsBetter: record["better"] != "higher"),
+                  summary: summary)
+        for (column, metric) in Self.percentileColumns { percentiles[metric] = record.optionalNumber(column) }
+        ratioToReference = record.estimate("ratio_to_reference")
+        fastest = record["fastest"].flatMap { $0.isEmpty ? nil : BackendID(rawValue: $0) }
+        ratioToFastest = record.estimate("ratio_to_fastest")
+        roundMilliseconds = record.optionalNumber("round_ms")
+        repetitions = record.optionalNumber("repetitions")
+        contextSwitches = record.optionalNumber("context_switches")
+        migrations = record.optionalNumber("cpu_migrations")
+    }
+
+    public static let requiredColumns = [
+        "allocator", "backend", "workload", "parameters", "metric", "samples", "median", "min", "max", "ci_low", "ci_high",
+    ]
 
     /// Reads a whole `summary.csv`.
     public static func read(_ path: String) throws -> [SummaryRow] {
-        let table = try CSVTable(contentsOf: path, required: ["allocator", "backend", "workload", "parameters", "metric",
-                                                              "samples", "median", "min", "max", "ci_low", "ci_high"])
-        return try table.records.enumerated().map { index, record in
-            do { return try SummaryRow(record: record, row: index + 2) } catch {
-                throw CSV.ParseError(description: "\(path): \(error)")
-            }
-        }
+        try CSVTable(contentsOf: path, required: requiredColumns).records.map(SummaryRow.init(record:))
     }
 }
 
-/// One row of `samples.csv`: one round's value of one metric.
-public struct SampleRow: Sendable, Equatable {
-    public var metadata: RunMetadata
-    public var allocator: String
-    public var backend: String
-    public var workload: String
-    public var parameters: String
-    public var metric: String
-    public var unit: String
-    public var round: Int
-    public var value: Double
+/// The identity of a cell across runs.
+public struct CellKey: Sendable, Hashable, CustomStringConvertible {
+    public var allocator: AllocatorChoice
+    public var backend: BackendID
+    public var workload: WorkloadID
+    public var parameters: Parameters
+    public var metric: Metric
 
-    public static let columns = RunMetadata.columns + [
-        "allocator", "backend", "workload", "parameters", "metric", "unit", "round", "value",
-    ]
+    public var description: String { "\(workload) \(parameters) \(metric) \(backend) [\(allocator.rawValue)]" }
+}
 
-    public var fields: [String] {
-        metadata.fields + [allocator, backend, workload, parameters, metric, unit, String(round), Format.number(value)]
+extension CSVRecord {
+    /// A ratio column with its `_low` and `_high` columns; a ratio written without an interval (an older run)
+    /// reads as absent, since it cannot be judged.
+    func estimate(_ column: String) -> Estimate? {
+        guard let value = optionalNumber(column), let low = optionalNumber(column + "_low"),
+              let high = optionalNumber(column + "_high") else { return nil }
+        return Estimate(value: value, low: low, high: high)
     }
 }

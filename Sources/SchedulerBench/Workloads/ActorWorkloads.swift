@@ -13,10 +13,12 @@ extension Workload {
     /// over a second scheduler of the same backend instance, so the hop stays inside the backend (for the
     /// `default-executor` reference that is the global executor again).
     static let actorHop = actorWorkload(
-        id: "W11", name: "actor-hop", summary: "await actor.method() from a task, actor on the backend's executor",
-        unit: "call", countedBy: "calls",
+        id: .actorHop, name: "actor-hop", summary: "await actor.method() from a task, actor on the backend's executor",
+        timing: .nsPerCall, allocations: .allocsPerCall, sizeClassBytes: .sizeClassBytesPerCall, countedBy: .calls,
         configurations: { scale in
-            ActorHopCaller.allCases.map { Parameters(["calls": scale.size(full: 100_000, quick: 10_000, smoke: 100)], choices: ["caller": $0.rawValue]) }
+            ActorHopCaller.allCases.map {
+                Parameters([.calls: scale.size(full: 100_000, quick: 10_000, smoke: 100)], choices: [.caller: $0.rawValue])
+            }
         }
     ) { lanes, parameters in
         let actor = lanes.lane("actor").makeActor()
@@ -30,10 +32,13 @@ extension Workload {
     /// With `caller=global` the awaiting task runs on the global executor, so each finished task resumes it on another
     /// set of threads; with `caller=backend` it prefers a second scheduler of the same backend instance.
     static let taskLifecycle = actorWorkload(
-        id: "W12", name: "task-lifecycle", summary: "Task(executorPreference:) { }.value, created and awaited one at a time",
-        unit: "task", countedBy: "tasks",
+        id: .taskLifecycle, name: "task-lifecycle",
+        summary: "Task(executorPreference:) { }.value, created and awaited one at a time",
+        timing: .nsPerTask, allocations: .allocsPerTask, sizeClassBytes: .sizeClassBytesPerTask, countedBy: .tasks,
         configurations: { scale in
-            ActorHopCaller.allCases.map { Parameters(["tasks": scale.size(full: 50_000, quick: 5_000, smoke: 50)], choices: ["caller": $0.rawValue]) }
+            ActorHopCaller.allCases.map {
+                Parameters([.tasks: scale.size(full: 50_000, quick: 5_000, smoke: 50)], choices: [.caller: $0.rawValue])
+            }
         }
     ) { lanes, parameters in
         let executor = lanes.lane("tasks").taskExecutor
@@ -45,28 +50,29 @@ extension Workload {
 
     /// W13: two actors on two executors of the backend bounce a call back and forth (W4 driven through actors).
     static let actorPingPong = actorWorkload(
-        id: "W13", name: "actor-ping-pong", summary: "round trips between two actors, each on its own executor",
-        unit: "round_trip", countedBy: "round_trips",
-        configurations: { [Parameters(["round_trips": $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
+        id: .actorPingPong, name: "actor-ping-pong", summary: "round trips between two actors, each on its own executor",
+        timing: .nsPerRoundTrip, allocations: .allocsPerRoundTrip, sizeClassBytes: .sizeClassBytesPerRoundTrip,
+        countedBy: .roundTrips,
+        configurations: { [Parameters([.roundTrips: $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
     ) { lanes, _ in
         let (ping, pong) = (lanes.lane("ping").makeActor(), lanes.lane("pong").makeActor())
         return ActorLoop(caller: nil) { trips in await ping.rally(with: pong, trips: trips) }
     }
 
     /// An actor workload: `prepare` sets up one round's actors and returns its loop; the timing round runs the loop
-    /// `countedBy` times and reports `ns_per_<unit>`; the allocation pass counts the same loop (``AllocationProbe``).
+    /// `countedBy` times and reports `timing` per unit; the allocation pass counts the same loop (``AllocationProbe``).
     private static func actorWorkload(
-        id: String, name: String, summary: String, unit: String, countedBy: String,
-        configurations: @escaping @Sendable (Scale) -> [Parameters],
+        id: WorkloadID, name: String, summary: String, timing: Metric, allocations: Metric, sizeClassBytes: Metric,
+        countedBy: ParameterName, configurations: @escaping @Sendable (Scale) -> [Parameters],
         prepare: @escaping @Sendable (LaneGroup, Parameters) -> ActorLoop
     ) -> Workload {
-        let timing = MetricSpec("ns_per_\(unit)", unit: "ns")
-        let probe = AllocationProbe(unit: unit, units: { $0[countedBy] }, prepare: prepare)
-        return Workload(id: id, name: name, summary: summary, requires: [.executor], metrics: [timing], allocationProbe: probe,
-                        configurations: configurations) { lanes, _, parameters in
+        let probe = AllocationProbe(allocations: allocations, sizeClassBytes: sizeClassBytes,
+                                    units: { $0[countedBy] }, prepare: prepare)
+        return Workload(id: id, name: name, summary: summary, requires: [.executor], metrics: [timing],
+                        allocationProbe: probe, configurations: configurations) { lanes, _, parameters in
             let units = parameters[countedBy]
             let elapsed = prepare(lanes, parameters).run(units)
-            return RoundResult(values: [timing.name: Double(elapsed) / Double(units)])
+            return RoundResult(values: [timing: Double(elapsed) / Double(units)])
         }
     }
 }
@@ -79,8 +85,10 @@ enum ActorHopCaller: String, CaseIterable {
     case backend
 
     init(_ parameters: Parameters) {
-        let choice = parameters.choice("caller")
-        guard let caller = ActorHopCaller(rawValue: choice) else { preconditionFailure("caller=\(choice) is not global or backend") }
+        let choice = parameters.choice(.caller)
+        guard let caller = choice.flatMap(ActorHopCaller.init(rawValue:)) else {
+            preconditionFailure("caller=\(choice ?? "(none)") is not global or backend")
+        }
         self = caller
     }
 }

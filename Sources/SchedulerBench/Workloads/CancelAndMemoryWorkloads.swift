@@ -5,13 +5,13 @@ extension Workload {
     /// schedule+cancel pair, as seen by the caller), or every other one (`cancelled_pct=50`: throughput until every
     /// surviving task has run). Truthful cancel makes the count exact: a task runs ⇔ its cancel returned false.
     static let cancellation = Workload(
-        id: "W7", name: "cancel", summary: "schedule+cancel cost, and throughput with half the tasks cancelled",
-        requires: [.scheduler, .cancellation], metrics: [nsPerTask],
+        id: .cancellation, name: "cancel", summary: "schedule+cancel cost, and throughput with half the tasks cancelled",
+        requires: [.scheduler, .cancellation], metrics: [.nsPerTask],
         configurations: { scale in
-            [100, 50].map { Parameters(["cancelled_pct": $0, "tasks": scale.size(full: 100_000, quick: 10_000, smoke: 200)]) }
+            [100, 50].map { Parameters([.cancelledPercent: $0, .tasks: scale.size(full: 100_000, quick: 10_000, smoke: 200)]) }
         }
     ) { lanes, _, parameters in
-        let (tasks, everyOther) = (parameters["tasks"], parameters["cancelled_pct"] == 50)
+        let (tasks, everyOther) = (parameters[.tasks], parameters[.cancelledPercent] == 50)
         let lane = lanes.lane("w7")
         let scheduler = lane.scheduler!
         let done = Countdown(tasks)
@@ -23,7 +23,7 @@ extension Workload {
         let submitted = Clock.now()
         lane.drain()
         done.wait()
-        return RoundResult(values: [nsPerTask.name: nanosecondsPer(tasks, from: start, to: everyOther ? Clock.now() : submitted)])
+        return RoundResult(values: [.nsPerTask: nanosecondsPer(tasks, from: start, to: everyOther ? Clock.now() : submitted)])
     }
 
     /// W9: allocations and bytes per scheduled task, and resident memory with `queued` tasks waiting.
@@ -32,15 +32,12 @@ extension Workload {
     /// producing thread's allocations are counted (exactly: see ``AllocationCount``) and the peak RSS is read; then
     /// the gate opens and the queue drains. Inline lanes run each task at once and have nothing queued.
     static let allocations = Workload(
-        id: "W9", name: "allocations", summary: "allocations and bytes per task; peak RSS with 1 000 000 queued tasks",
-        requires: [], metrics: [
-            MetricSpec("allocs_per_task", unit: "allocations"), MetricSpec("bytes_per_task", unit: "B"),
-            MetricSpec("peak_rss_growth", unit: "MiB"), MetricSpec("rss_per_queued_task", unit: "B"),
-        ],
-        singleRound: true,
-        configurations: { [Parameters(["queued": $0.size(full: 1_000_000, quick: 100_000, smoke: 200)])] }
+        id: .allocations, name: "allocations", summary: "allocations and bytes per task; peak RSS with 1 000 000 queued tasks",
+        requires: [], metrics: [.allocsPerTask, .bytesPerTask, .peakRSSGrowth, .rssPerQueuedTask],
+        measuredOnce: true,
+        configurations: { [Parameters([.queued: $0.size(full: 1_000_000, quick: 100_000, smoke: 200)])] }
     ) { lanes, backend, parameters in
-        let queued = parameters["queued"]
+        let queued = parameters[.queued]
         let lane = lanes.lane("w9")
         let gate = backend.has(.asynchronous) ? LaneGate() : nil
         gate?.close(lane)
@@ -55,15 +52,15 @@ extension Workload {
         gate?.open()
         lane.drain()
         done.wait()
-        var values: [String: Double] = [:]
+        var values: [Metric: Double] = [:]
         if let count {
-            values["allocs_per_task"] = Double(count.allocations) / Double(queued)
-            values["bytes_per_task"] = Double(count.bytes) / Double(queued)
+            values[.allocsPerTask] = Double(count.allocations) / Double(queued)
+            values[.bytesPerTask] = Double(count.bytes) / Double(queued)
         }
         if backend.has(.asynchronous) || backend.has(.virtualTime) {
             let growth = Double(peak > baseline ? peak - baseline : 0)
-            values["peak_rss_growth"] = growth / 1_048_576
-            values["rss_per_queued_task"] = growth / Double(queued)
+            values[.peakRSSGrowth] = growth / 1_048_576
+            values[.rssPerQueuedTask] = growth / Double(queued)
         }
         return RoundResult(values: values)
     }

@@ -3,26 +3,26 @@ import SchedulerKit
 extension Workload {
     /// W4: a counter bounces between two serial lanes; each hop is scheduled from inside the other lane's task.
     static let pingPong = Workload(
-        id: "W4", name: "ping-pong", summary: "round trips between two schedulers",
-        requires: [.serial, .asynchronous], metrics: [MetricSpec("ns_per_round_trip", unit: "ns")],
-        configurations: { [Parameters(["round_trips": $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
+        id: .pingPong, name: "ping-pong", summary: "round trips between two schedulers",
+        requires: [.serial, .asynchronous], metrics: [.nsPerRoundTrip],
+        configurations: { [Parameters([.roundTrips: $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
     ) { lanes, _, parameters in
-        let trips = parameters["round_trips"]
+        let trips = parameters[.roundTrips]
         let rally = Rally(ping: lanes.lane("ping"), pong: lanes.lane("pong"), trips: trips)
         let start = Clock.now()
         rally.serve()
         rally.done.wait()
-        return RoundResult(values: ["ns_per_round_trip": nanosecondsPer(trips, from: start, to: Clock.now())])
+        return RoundResult(values: [.nsPerRoundTrip: nanosecondsPer(trips, from: start, to: Clock.now())])
     }
 
     /// W10: values delivered through two schedulers in turn, as `deliverOn` / `observe(on:)` chains do: the producer
     /// hands each value to the first scheduler, whose task hands it on to the second, whose task consumes it.
     static let reactiveHop = Workload(
-        id: "W10", name: "reactive-hop", summary: "values delivered through two schedulers (deliverOn twice)",
-        requires: [.serial], metrics: [MetricSpec("ns_per_value", unit: "ns")],
-        configurations: { [Parameters(["values": $0.size(full: 100_000, quick: 10_000, smoke: 200)])] }
+        id: .reactiveHop, name: "reactive-hop", summary: "values delivered through two schedulers (deliverOn twice)",
+        requires: [.serial], metrics: [.nsPerValue],
+        configurations: { [Parameters([.values: $0.size(full: 100_000, quick: 10_000, smoke: 200)])] }
     ) { lanes, _, parameters in
-        let values = parameters["values"]
+        let values = parameters[.values]
         let (first, second) = (lanes.lane("observe-1"), lanes.lane("observe-2"))
         let done = Countdown(values)
         let sum = SharedCounter(0)
@@ -38,7 +38,7 @@ extension Workload {
         first.drain()
         second.drain()
         done.wait()
-        return RoundResult(values: ["ns_per_value": nanosecondsPer(values, from: start, to: Clock.now())])
+        return RoundResult(values: [.nsPerValue: nanosecondsPer(values, from: start, to: Clock.now())])
     }
 }
 

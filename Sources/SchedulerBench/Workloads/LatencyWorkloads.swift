@@ -3,20 +3,20 @@ import Foundation
 import SchedulerKit
 
 extension Workload {
-    static let latencyMetrics = MetricSpec.latencyPercentiles.map(\.0)
+    static let latencyMetrics = Metric.latencyPercentiles.map(\.metric)
 
     /// W5: schedule-to-start latency of one probe at a time, on an idle backend (`load=0`) or while one busy lane per
     /// core runs back-to-back 20 µs tasks on the same backend instance (`load=1`, saturated).
     static let startLatency = Workload(
-        id: "W5", name: "start-latency", summary: "schedule-to-start latency, light and saturated",
+        id: .startLatency, name: "start-latency", summary: "schedule-to-start latency, light and saturated",
         requires: [.serial, .asynchronous], metrics: latencyMetrics,
         configurations: { scale in
-            [0, 1].map { Parameters(["load": $0, "probes": scale.size(full: 4_000, quick: 1_000, smoke: 20)]) }
+            [0, 1].map { Parameters([.load: $0, .probes: scale.size(full: 4_000, quick: 1_000, smoke: 20)]) }
         }
     ) { lanes, _, parameters in
-        let probes = parameters["probes"]
+        let probes = parameters[.probes]
         let overhead = UInt64(BenchClock.overhead)
-        let load = parameters["load"] == 1 ? Load(lanes.lanes(Clock.cores, prefix: "load")) : nil
+        let load = parameters[.load] == 1 ? Load(lanes.lanes(Clock.cores, prefix: "load")) : nil
         let lane = lanes.lane("probe")
         let slots = SampleSlots(count: probes)
         let arrived = DispatchSemaphore(value: 0)
@@ -35,11 +35,11 @@ extension Workload {
 
     /// W6: timers due at now + U(0, 20 ms) (seeded), all pending together; lateness = start - deadline.
     static let timerLateness = Workload(
-        id: "W6", name: "timer-lateness", summary: "how late timers fire (one-sided)",
+        id: .timerLateness, name: "timer-lateness", summary: "how late timers fire (one-sided)",
         requires: [.realTimers], metrics: latencyMetrics,
-        configurations: { [Parameters(["timers": $0.size(full: 2_000, quick: 500, smoke: 10), "window_ms": 20])] }
+        configurations: { [Parameters([.timers: $0.size(full: 2_000, quick: 500, smoke: 10), .windowMilliseconds: 20])] }
     ) { lanes, _, parameters in
-        let (timers, window) = (parameters["timers"], UInt64(parameters["window_ms"]) * 1_000_000)
+        let (timers, window) = (parameters[.timers], UInt64(parameters[.windowMilliseconds]) * 1_000_000)
         let overhead = UInt64(BenchClock.overhead)
         let lane = lanes.lane("timers")
         let slots = SampleSlots(count: timers)

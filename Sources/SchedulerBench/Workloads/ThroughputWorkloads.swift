@@ -3,16 +3,14 @@ import SchedulerKit
 import Synchronization
 
 extension Workload {
-    static let nsPerTask = MetricSpec("ns_per_task", unit: "ns")
-
     /// W1: one producer schedules empty tasks (a counter decrement) onto one serial lane and waits for the last.
     /// Also reports the CPU time (user + system, every thread) per task, so speed bought with spinning shows.
     static let singleProducer = Workload(
-        id: "W1", name: "throughput", summary: "one producer, empty tasks onto one scheduler",
-        requires: [], metrics: [nsPerTask, MetricSpec("cpu_ns_per_task", unit: "ns")],
-        configurations: { [Parameters(["tasks": $0.size(full: 200_000, quick: 20_000, smoke: 200)])] }
+        id: .throughput, name: "throughput", summary: "one producer, empty tasks onto one scheduler",
+        requires: [], metrics: [.nsPerTask, .cpuNsPerTask],
+        configurations: { [Parameters([.tasks: $0.size(full: 200_000, quick: 20_000, smoke: 200)])] }
     ) { lanes, _, parameters in
-        let tasks = parameters["tasks"]
+        let tasks = parameters[.tasks]
         let lane = lanes.lane("w1")
         let done = Countdown(tasks)
         let cpuStart = ProcessCPU.nanoseconds()
@@ -22,35 +20,35 @@ extension Workload {
         done.wait()
         let end = Clock.now()
         return RoundResult(values: [
-            nsPerTask.name: nanosecondsPer(tasks, from: start, to: end),
-            "cpu_ns_per_task": nanosecondsPer(tasks, from: cpuStart, to: ProcessCPU.nanoseconds()),
+            .nsPerTask: nanosecondsPer(tasks, from: start, to: end),
+            .cpuNsPerTask: nanosecondsPer(tasks, from: cpuStart, to: ProcessCPU.nanoseconds()),
         ])
     }
 
     /// W14: CPU an idle backend burns: one task, then `seconds` of nothing (spinning before sleep must be bounded).
     static let idleCPU = Workload(
-        id: "W14", name: "idle-cpu", summary: "CPU used (user + system) while a backend sits idle after one task",
-        requires: [.asynchronous], metrics: [MetricSpec("cpu_ms_idle", unit: "ms")], singleRound: true,
-        configurations: { [Parameters(["idle_ms": $0.size(full: 10_000, quick: 500, smoke: 20)])] }
+        id: .idleCPU, name: "idle-cpu", summary: "CPU used (user + system) while a backend sits idle after one task",
+        requires: [.asynchronous], metrics: [.cpuMsIdle], measuredOnce: true,
+        configurations: { [Parameters([.idleMilliseconds: $0.size(full: 10_000, quick: 500, smoke: 20)])] }
     ) { lanes, _, parameters in
         let lane = lanes.lane("idle")
         let done = Countdown(1)
         lane.submit { done.tick() }
         done.wait()
         let cpuStart = ProcessCPU.nanoseconds()
-        Thread.sleep(forTimeInterval: Double(parameters["idle_ms"]) / 1_000)
-        return RoundResult(values: ["cpu_ms_idle": Double(ProcessCPU.nanoseconds() - cpuStart) / 1e6])
+        Thread.sleep(forTimeInterval: Double(parameters[.idleMilliseconds]) / 1_000)
+        return RoundResult(values: [.cpuMsIdle: Double(ProcessCPU.nanoseconds() - cpuStart) / 1e6])
     }
 
     /// W2: P producer threads, released together, share `tasks` empty tasks onto one serial scheduler.
     static let producers = Workload(
-        id: "W2", name: "producers", summary: "P producer threads onto one serial scheduler",
-        requires: [.serial, .asynchronous], metrics: [nsPerTask],
+        id: .producers, name: "producers", summary: "P producer threads onto one serial scheduler",
+        requires: [.serial, .asynchronous], metrics: [.nsPerTask],
         configurations: { scale in
-            [1, 2, 4, 8].map { Parameters(["producers": $0, "tasks": scale.size(full: 80_000, quick: 8_000, smoke: 160)]) }
+            [1, 2, 4, 8].map { Parameters([.producers: $0, .tasks: scale.size(full: 80_000, quick: 8_000, smoke: 160)]) }
         }
     ) { lanes, _, parameters in
-        let (producers, tasks) = (parameters["producers"], parameters["tasks"])
+        let (producers, tasks) = (parameters[.producers], parameters[.tasks])
         let lane = lanes.lane("w2")
         let done = Countdown(tasks)
         let start = Atomic<UInt64>(0)
@@ -59,33 +57,33 @@ extension Workload {
             for _ in 0..<share { lane.submit { done.tick() } }
         }
         done.wait()
-        return RoundResult(values: [nsPerTask.name: nanosecondsPer(tasks, from: start.load(ordering: .relaxed), to: Clock.now())])
+        return RoundResult(values: [.nsPerTask: nanosecondsPer(tasks, from: start.load(ordering: .relaxed), to: Clock.now())])
     }
 
     /// W3: one producer spreads tasks round-robin over M serial schedulers of one instance (one pool).
     static let fanOut = Workload(
-        id: "W3", name: "fan-out", summary: "one producer, tasks round-robin over M serial schedulers on one pool",
-        requires: [.serial, .asynchronous], metrics: [nsPerTask],
+        id: .fanOut, name: "fan-out", summary: "one producer, tasks round-robin over M serial schedulers on one pool",
+        requires: [.serial, .asynchronous], metrics: [.nsPerTask],
         configurations: { scale in
-            [1, 16, 1_000].map { Parameters(["schedulers": $0, "tasks": scale.size(full: 100_000, quick: 10_000, smoke: 200)]) }
+            [1, 16, 1_000].map { Parameters([.schedulers: $0, .tasks: scale.size(full: 100_000, quick: 10_000, smoke: 200)]) }
         }
     ) { lanes, _, parameters in
-        let (count, tasks) = (parameters["schedulers"], parameters["tasks"])
+        let (count, tasks) = (parameters[.schedulers], parameters[.tasks])
         let targets = lanes.lanes(count, prefix: "w3")
         let done = Countdown(tasks)
         let start = Clock.now()
         for index in 0..<tasks { targets[index % count].submit { done.tick() } }
         done.wait()
-        return RoundResult(values: [nsPerTask.name: nanosecondsPer(tasks, from: start, to: Clock.now())])
+        return RoundResult(values: [.nsPerTask: nanosecondsPer(tasks, from: start, to: Clock.now())])
     }
 
     /// W8: `scheduleRecursive` steps, each rescheduling the next from inside the running step.
     static let recursion = Workload(
-        id: "W8", name: "recursion", summary: "scheduleRecursive steps per second",
-        requires: [.scheduler, .flatRecursion], metrics: [MetricSpec("ns_per_step", unit: "ns")],
-        configurations: { [Parameters(["steps": $0.size(full: 100_000, quick: 10_000, smoke: 200)])] }
+        id: .recursion, name: "recursion", summary: "scheduleRecursive steps per second",
+        requires: [.scheduler, .flatRecursion], metrics: [.nsPerStep],
+        configurations: { [Parameters([.steps: $0.size(full: 100_000, quick: 10_000, smoke: 200)])] }
     ) { lanes, _, parameters in
-        let steps = parameters["steps"]
+        let steps = parameters[.steps]
         let lane = lanes.lane("w8")
         let remaining = SharedCounter(steps)
         let done = Countdown(1)
@@ -97,6 +95,6 @@ extension Workload {
         done.wait()
         let end = Clock.now()
         _ = handle
-        return RoundResult(values: ["ns_per_step": nanosecondsPer(steps, from: start, to: end)])
+        return RoundResult(values: [.nsPerStep: nanosecondsPer(steps, from: start, to: end)])
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 /// `LD_PRELOAD` of jemalloc. The environment variable ``marker`` stops a second re-execution.
 public enum Relaunch {
     public static let marker = "SCHEDULER_BENCH_RELAUNCHED"
+    /// Carries the command a person typed into child processes (for the metadata of the rows they write).
+    public static let parentCommandVariable = "SCHEDULER_BENCH_COMMAND"
 
     public enum Failure: Error, CustomStringConvertible {
         case jemallocMissing
@@ -25,6 +27,24 @@ public enum Relaunch {
         }
     }
 
+    /// The environment of a child `bench run`: it chooses its allocator itself, and its rows name the command that
+    /// the person typed (`commandLine`).
+    public static func childEnvironment(commandLine: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment[marker] = nil
+        environment[parentCommandVariable] = commandLine
+        return environment
+    }
+
+    /// Throws a one-line error unless a run under `allocator` can start here (jemalloc installed and loadable).
+    public static func checkAvailable(_ allocator: AllocatorChoice) throws {
+        guard allocator == .jemalloc, !Jemalloc.isLive else { return }
+        guard let library = Jemalloc.installedLibrary else { throw Failure.jemallocMissing }
+        // A file that is not a shared object would only get the loader's warning and no jemalloc; say so in one
+        // line instead. (Loading it here with dlopen is no test: jemalloc's TLS model refuses late loading.)
+        guard isSharedObject(library) else { throw Failure.jemallocUnloadable("\(library) is not an ELF shared object") }
+    }
+
     /// Returns when the process already runs under `allocator`; otherwise replaces the process (never returns) or throws.
     public static func ensure(_ allocator: AllocatorChoice) throws {
         let environment = ProcessInfo.processInfo.environment
@@ -35,10 +55,8 @@ public enum Relaunch {
         case .jemalloc:
             if Jemalloc.isLive { return }
             if relaunched { throw Failure.jemallocNotLive }
+            try checkAvailable(.jemalloc)
             guard let library = Jemalloc.installedLibrary else { throw Failure.jemallocMissing }
-            // A file that is not a shared object would only get the loader's warning and no jemalloc; say so in one
-            // line instead. (Loading it here with dlopen is no test: jemalloc's TLS model refuses late loading.)
-            guard isSharedObject(library) else { throw Failure.jemallocUnloadable("\(library) is not an ELF shared object") }
             let preload = [environment["LD_PRELOAD"], library].compactMap { $0 }.filter { !$0.isEmpty }
             try reexecute(setting: ["LD_PRELOAD": preload.joined(separator: ":")], removing: [])
         case .system:

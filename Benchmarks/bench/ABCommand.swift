@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import SchedulerBench
+
+struct ABCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ab",
+        abstract: "Did my change make it faster? Alternate the baseline's and the working tree's bench, cell by cell.",
+        discussion: """
+        Builds the baseline revision in a git worktree (cached under .build-ab/), then runs its `bench run` and this \
+        build's alternately as separate processes (A B, B A, ...) and judges each cell on the pairs' ratios B/A. \
+        Narrow it with --backend and --workload: every pair runs the whole selection twice.
+        """
+    )
+
+    @Option(name: .long, help: "The git revision to compare with (A), e.g. HEAD, main or a commit.")
+    var baseline: String
+
+    @Option(name: .long, help: "Backends to compare (repeat or comma-separate; default: all).")
+    var backend: [String] = []
+
+    @Option(name: .long, help: "Workloads to compare, by id (W1) or name (default: all).")
+    var workload: [String] = []
+
+    @Option(name: .long, help: "Measured rounds per cell in each process (default: the scale's).")
+    var rounds: Int?
+
+    @Flag(name: .long, help: "Full-size workloads in each process (default: --quick sizes, so that more pairs fit).")
+    var full = false
+
+    @Option(name: .long, help: "Seconds the pairs may take after the minimum number (default: 300).")
+    var budget: Double = 300
+
+    @Option(name: .long, help: "At least this many pairs (default: 8, the fewest a 99 % interval needs).")
+    var pairs: Int = 8
+
+    @Option(name: .long, help: "Never claim a difference smaller than this fraction (default: 0.05, i.e. 5 %).")
+    var minEffect: Double = 0.05
+
+    @Option(name: .long, help: "CPUs for both builds' processes, e.g. 0 or 0-1.")
+    var cpus: String?
+
+    @Option(name: .long, help: "Folder that receives the comparison's folder.")
+    var output: String = "Results/ab"
+
+    func run() throws {
+        var request = ABRequest(baseline: baseline)
+        request.backends = try Selection.backends(backend)
+        request.workloads = try Selection.workloads(workload)
+        request.rounds = rounds
+        request.scale = full ? .full : .quick
+        request.budgetSeconds = budget
+        request.minimumPairs = pairs
+        request.maximumPairs = max(pairs, 40)
+        request.minimumEffect = minEffect
+        request.cpus = try Selection.cpus(cpus)
+        request.output = output
+        let outcome = try ABSession.perform(request, launcher: BenchLauncher(), commandLine: Console.commandLine) {
+            Console.error("bench: \($0)")
+        }
+        print(outcome.analysis.render())
+        print("\nWrote \(outcome.folder.path)/AB.md, ab.csv and pairs.csv.")
+    }
+}
+
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Measure this machine's run-to-run noise: run this build several times and store each figure's spread.",
+        discussion: """
+        Use the same selection, scale and --cpus as the runs you will compare: a calibration holds only for runs of \
+        its kind. Writes Results/calibration/<scale>-cpus<list>-<machine>.csv, which bench compare and bench report read.
+        """
+    )
+
+    @OptionGroup var measure: MeasureOptions
+
+    @Option(name: .long, help: "How many runs (3…20; default 5).")
+    var runs: Int = 5
+
+    @Option(name: .long, help: "jemalloc (default) or system.")
+    var allocator: String = AllocatorChoice.jemalloc.rawValue
+
+    @Option(name: .long, help: "The results folder that receives calibration/.")
+    var results: String = "Results"
+
+    func run() throws {
+        guard let choice = AllocatorChoice(rawValue: allocator), choice != .both else {
+            throw BenchError("unknown allocator '\(allocator)'; calibrate with --allocator jemalloc or system")
+        }
+        let request = try measure.request(allocator: choice)
+        let (file, calibration) = try CalibrateSession.perform(request, runs: runs, resultsRoot: results,
+                                                               launcher: BenchLauncher(), commandLine: Console.commandLine) {
+            Console.error("bench: \($0)")
+        }
+        let floors = calibration.cells.values.filter(\.onLogScale).map(\.compareFloor).sorted()
+        let median = floors.isEmpty ? 0 : floors[floors.count / 2]
+        print("Calibrated \(calibration.cells.count) cells and \(calibration.goals.count) goals from \(calibration.runs) runs; "
+              + "median floor ±\(Format.short(median * 100)) %. Wrote \(file.path).")
+    }
+}
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Compare instructions and exact allocations per task with the committed thresholds; fail on a regression."
+    )
+
+    @Option(name: .long, help: "Backends to check (default: all).")
+    var backend: [String] = []
+
+    @Option(name: .long, help: "The folder of the thresholds files (one per toolchain and architecture).")
+    var thresholds: String = "Benchmarks/thresholds"
+
+    @Flag(name: .long, help: "Rewrite this toolchain's thresholds from this measurement (review the diff before committing).")
+    var update = false
+
+    func run() throws {
+        let outcome = try CheckSession.perform(backends: try Selection.backends(backend), thresholdsFolder: thresholds,
+                                               update: update, launcher: BenchLauncher()) { Console.error("bench: \($0)") }
+        var table = TextTable(["backend", "workload", "parameters", "metric", "measured", "limit", "verdict"])
+        for line in outcome.lines {
+            table.add([line.cell.backend.rawValue, line.cell.workload?.rawValue ?? "-", line.cell.parameters.description,
+                       line.cell.metric.name, Format.short(line.measured), line.limit.map(Format.short) ?? "-",
+                       line.verdict.rawValue])
+        }
+        print(table.render())
+        for backend in outcome.notCounted { print("\(backend.backend): instructions not counted, \(backend.reason)") }
+        if outcome.updated {
+            print("\nWrote \(outcome.file.path): review the diff (git diff) and commit it.")
+            return
+        }
+        let regressions = outcome.regressions
+        guard regressions.isEmpty else {
+            print("\n\(regressions.count) regression(s) against \(outcome.file.path):")
+            for line in regressions {
+                print("  \(line.cell): \(Format.short(line.measured)) > limit \(Format.short(line.limit ?? 0))")
+            }
+            throw ExitCode(1)
+        }
+        print("\nNo regression against \(outcome.file.path) (\(outcome.lines.count) costs).")
+    }
+}

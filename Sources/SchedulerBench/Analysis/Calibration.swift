@@ -1,0 +1,140 @@
+import Foundation
+
+/// How far figures move between runs of one build on one machine, measured by `bench calibrate`
+/// (`Docs/Statistics.md`, "Between runs").
+///
+/// A run's own intervals know only the noise inside the run; two runs of the same code also differ by what changed
+/// between them (which threads Dispatch kept, what else the host ran). `bench calibrate` runs the same binary several
+/// times and keeps, for every compared figure (``ComparedFigure``) and every goal, the spread of its logarithm across
+/// those runs. The spread of a cell is moderated towards the pooled spread of its family (same workload, metric and
+/// statistic), so that a few runs give usable bounds without trusting one cell's luck.
+public struct Calibration: Sendable {
+    /// What a figure's spread across runs allows.
+    public struct Entry: Sendable, Equatable {
+        /// Standard deviation across runs: of ln(figure), or of the figure itself where one is zero or negative.
+        public var deviation: Double
+        public var onLogScale: Bool
+        public var freedom: Double
+        /// The figures of the calibration runs, for the record.
+        public var values: [Double]
+
+        /// Two runs' figures differ by more than this in 1 % of pairs: the floor `bench compare` marks above
+        /// (as a factor − 1 on the log scale, else in the figure's unit).
+        public var compareFloor: Double {
+            let bound = StudentT.quantile995(freedom) * 2.0.squareRoot() * deviation
+            return onLogScale ? Foundation.exp(bound) - 1 : bound
+        }
+
+        /// One run's figure lies this close to the long-run figure 95 % of the time: how far a goal's interval
+        /// widens (as a factor − 1 on the log scale, else in the figure's unit).
+        public var runMargin: Double {
+            let bound = StudentT.quantile975(freedom) * deviation
+            return onLogScale ? Foundation.exp(bound) - 1 : bound
+        }
+
+        /// `estimate` widened by the run margin.
+        public func widen(_ estimate: Estimate) -> Estimate {
+            guard onLogScale else {
+                return Estimate(value: estimate.value, low: estimate.low - runMargin, high: estimate.high + runMargin)
+            }
+            return Estimate(value: estimate.value, low: estimate.low / (1 + runMargin), high: estimate.high * (1 + runMargin))
+        }
+    }
+
+    public struct GoalKey: Sendable, Hashable {
+        public var goal: GoalID
+        public var allocator: AllocatorChoice
+    }
+
+    public var machine: String
+    public var scale: String
+    public var cpus: String
+    public var commit: String
+    public var runs: Int
+    public var cells: [CellKey: Entry]
+    public var goals: [GoalKey: Entry]
+
+    /// Weight, in runs' worth of degrees of freedom, of a family's pooled spread in each cell's moderated spread.
+    static let poolWeight = 4.0
+
+    /// The calibration of `runs` (each one run's summary rows, and its evaluated goals), all of one machine, scale
+    /// and CPU set.
+    public init(runs: [RunData], goals: [Goal] = Goal.all) throws {
+        guard runs.count >= 2, let first = runs.first?.summary.first?.metadata else {
+            throw BenchError("a calibration needs at least 2 runs")
+        }
+        machine = first.machine
+        scale = first.scale
+        cpus = Self.cpuKey(first)
+        commit = first.gitCommit
+        self.runs = runs.count
+        var figures: [CellKey: [Double]] = [:]
+        var statistics: [CellKey: ComparedFigure.Statistic] = [:]
+        for run in runs {
+            for row in run.summary where !row.metric.isExactCount {
+                let figure = ComparedFigure(row)
+                figures[row.key, default: []].append(figure.value)
+                statistics[row.key] = figure.statistic
+            }
+        }
+        let complete = figures.filter { $0.value.count == runs.count }
+        let families = Dictionary(grouping: complete.keys) { key in
+            "\(key.workload) \(key.metric) \(statistics[key]!.rawValue) \(key.allocator.rawValue)"
+        }
+        cells = Self.moderated(complete, families: Array(families.values))
+        var goalFigures: [GoalKey: [Double]] = [:]
+        for run in runs {
+            for allocator in run.allocators {
+                for result in GoalEvaluation.evaluate(goals, in: run, allocator: allocator, calibration: nil) {
+                    guard let value = result.estimate?.value, result.goal.measure.isMeasured else { continue }
+                    goalFigures[GoalKey(goal: result.goal.id, allocator: allocator), default: []].append(value)
+                }
+            }
+        }
+        let goalsComplete = goalFigures.filter { $0.value.count == runs.count }
+        self.goals = Self.moderated(goalsComplete, families: [Array(goalsComplete.keys)])
+    }
+
+    /// Each key's spread, moderated towards the pooled spread of the other members of its family: a family of one
+    /// lends nothing, and the cell keeps its own spread with its own few degrees of freedom.
+    private static func moderated<Key: Hashable>(_ figures: [Key: [Double]], families: [[Key]]) -> [Key: Entry] {
+        var entries: [Key: Entry] = [:]
+        for family in families {
+            let own = family.map { key -> (key: Key, deviation: Double, onLog: Bool) in
+                let values = figures[key]!
+                let onLog = values.allSatisfy { $0 > 0 }
+                return (key, deviation(onLog ? values.map { Foundation.log($0) } : values), onLog)
+            }
+            for member in own {
+                let runs = Double(figures[member.key]!.count)
+                let others = own.filter { $0.key != member.key && $0.onLog }
+                guard member.onLog, !others.isEmpty else {
+                    entries[member.key] = Entry(deviation: member.deviation, onLogScale: member.onLog, freedom: runs - 1,
+                                                values: figures[member.key]!)
+                    continue
+                }
+                let pooled = others.map { $0.deviation * $0.deviation }.reduce(0, +) / Double(others.count)
+                // The pool weighs as much as its members' degrees of freedom, up to `poolWeight`.
+                let weight = min(poolWeight, Double(others.count) * (runs - 1))
+                let variance = ((runs - 1) * member.deviation * member.deviation + weight * pooled) / (runs - 1 + weight)
+                entries[member.key] = Entry(deviation: variance.squareRoot(), onLogScale: true, freedom: runs - 1 + weight,
+                                            values: figures[member.key]!)
+            }
+        }
+        return entries
+    }
+
+    static func deviation(_ values: [Double]) -> Double {
+        guard values.count > 1 else { return 0 }
+        let mean = values.reduce(0, +) / Double(values.count)
+        return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count - 1)).squareRoot()
+    }
+
+    /// The CPU set a calibration holds for: the CPUs, and whether `--cpus` pinned the run.
+    static func cpuKey(_ metadata: RunMetadata) -> String { metadata.cpus + (metadata.pinned ? " pinned" : "") }
+
+    /// Whether this calibration holds for runs with `metadata`.
+    public func applies(to metadata: RunMetadata) -> Bool {
+        metadata.machine == machine && metadata.scale == scale && Self.cpuKey(metadata) == cpus && !machine.isEmpty
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import SchedulerKit
+
+/// What a backend can do; workloads select backends by these.
+public struct Capabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Tasks never overlap and one producer's tasks run in order.
+    public static let serial = Capabilities(rawValue: 1 << 0)
+    /// Work runs on another thread, never on the caller's stack.
+    public static let asynchronous = Capabilities(rawValue: 1 << 1)
+    /// Deadlines on the monotonic clock, in real time.
+    public static let realTimers = Capabilities(rawValue: 1 << 2)
+    /// A `Scheduler`: handles that cancel, `scheduleRecursive`.
+    public static let scheduler = Capabilities(rawValue: 1 << 3)
+    /// Recursion does not grow the stack (asynchronous, trampolined or virtual).
+    public static let flatRecursion = Capabilities(rawValue: 1 << 4)
+    /// Needs `drain()` to run anything (virtual time).
+    public static let virtualTime = Capabilities(rawValue: 1 << 5)
+    /// Can host actors and tasks (Swift concurrency): a ``SchedulerExecutor`` over the lane's scheduler, or Swift's
+    /// default executor for the `default-executor` reference.
+    public static let executor = Capabilities(rawValue: 1 << 6)
+    /// The handle of plain work can cancel it (W7). Every SchedulerKit scheduler's can; the SwiftNIO adapters' cannot
+    /// (`EventLoop.execute` and `NIOThreadPool.submit` have no cancellation).
+    public static let cancellation = Capabilities(rawValue: 1 << 7)
+
+    static let names: [(Capabilities, String)] = [
+        (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
+        (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"), (.cancellation, "cancel"),
+    ]
+
+    public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
+
+    /// What a scheduler's declared traits let a workload do with it.
+    init(traits: SchedulerTraits) {
+        var capabilities: Capabilities = [.scheduler, .cancellation]
+        if traits.contains(.serial) { capabilities.insert(.serial) }
+        if traits.contains(.asynchronous) { capabilities.insert(.asynchronous) }
+        if traits.contains(.timed) && !traits.contains(.virtualTime) { capabilities.insert(.realTimers) }
+        if traits.contains(.virtualTime) { capabilities.insert(.virtualTime) }
+        if !traits.isDisjoint(with: [.asynchronous, .trampoline, .virtualTime]) { capabilities.insert(.flatRecursion) }
+        // Actor workloads have no driver for virtual time, so they need an asynchronous executor.
+        if traits.contains(.asynchronous) && SchedulerExecutor.accepts(traits) { capabilities.insert(.executor) }
+        self = capabilities
+    }
+}

@@ -1,0 +1,74 @@
+/// One figure a workload reports: its name in the CSV files, its unit, which way is better, and whether it is an
+/// exact count (the same on every run of the same code) or a measurement (noisy; judged with intervals).
+///
+/// A metric is identified by its name alone. Every metric is declared once, below; a name read from a CSV file that
+/// is not declared here (a run of an older build) becomes a metric of its own with the unit the file gives.
+public struct Metric: Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+    public let unit: String
+    public let lowerIsBetter: Bool
+    /// Counted, not timed: allocations and instructions. Two runs of the same code agree to the unit, so any
+    /// difference beyond rounding is real, and one round is enough.
+    public let isExactCount: Bool
+
+    init(_ name: String, unit: String, lowerIsBetter: Bool = true, exact: Bool = false) {
+        self.name = name
+        self.unit = unit
+        self.lowerIsBetter = lowerIsBetter
+        self.isExactCount = exact
+    }
+
+    public var description: String { name }
+    public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    /// The declared metric of this name, or one made from what a CSV file says of it.
+    public static func named(_ name: String, unit: String = "", lowerIsBetter: Bool = true) -> Metric {
+        all.first { $0.name == name } ?? Metric(name, unit: unit, lowerIsBetter: lowerIsBetter)
+    }
+}
+
+extension Metric {
+    // Time per unit of work (wall clock over a round).
+    public static let nsPerTask = Metric("ns_per_task", unit: "ns")
+    public static let cpuNsPerTask = Metric("cpu_ns_per_task", unit: "ns")
+    public static let nsPerRoundTrip = Metric("ns_per_round_trip", unit: "ns")
+    public static let nsPerStep = Metric("ns_per_step", unit: "ns")
+    public static let nsPerValue = Metric("ns_per_value", unit: "ns")
+    public static let nsPerCall = Metric("ns_per_call", unit: "ns")
+    // Latency percentiles (W5, W6), nanoseconds after the clock's own cost is subtracted.
+    public static let p50 = Metric("p50", unit: "ns")
+    public static let p90 = Metric("p90", unit: "ns")
+    public static let p99 = Metric("p99", unit: "ns")
+    public static let p999 = Metric("p99.9", unit: "ns")
+    public static let maxLatency = Metric("max", unit: "ns")
+    // Memory and CPU of one round (W9, W14): measured once, not exact.
+    public static let peakRSSGrowth = Metric("peak_rss_growth", unit: "MiB")
+    public static let rssPerQueuedTask = Metric("rss_per_queued_task", unit: "B")
+    public static let cpuMsIdle = Metric("cpu_ms_idle", unit: "ms")
+    // Exact counts: allocations (W9 on the scheduling thread; W11–W13 on every thread) and instructions.
+    public static let allocsPerTask = Metric("allocs_per_task", unit: "allocations", exact: true)
+    public static let bytesPerTask = Metric("bytes_per_task", unit: "B", exact: true)
+    public static let allocsPerCall = Metric("allocs_per_call", unit: "allocations", exact: true)
+    public static let allocsPerRoundTrip = Metric("allocs_per_round_trip", unit: "allocations", exact: true)
+    public static let sizeClassBytesPerTask = Metric("size_class_bytes_per_task", unit: "B (size classes)", exact: true)
+    public static let sizeClassBytesPerCall = Metric("size_class_bytes_per_call", unit: "B (size classes)", exact: true)
+    public static let sizeClassBytesPerRoundTrip = Metric(
+        "size_class_bytes_per_round_trip", unit: "B (size classes)", exact: true)
+    public static let instructionsToSchedule = Metric("instructions_to_schedule", unit: "instructions", exact: true)
+    public static let instructionsToRun = Metric("instructions_to_run", unit: "instructions", exact: true)
+
+    /// The latency percentiles every latency workload reports, with the percentile each one reads.
+    public static let latencyPercentiles: [(metric: Metric, percentile: Double)] = [
+        (.p50, 50), (.p90, 90), (.p99, 99), (.p999, 99.9), (.maxLatency, 100),
+    ]
+
+    /// Every declared metric.
+    public static let all: [Metric] = [
+        .nsPerTask, .cpuNsPerTask, .nsPerRoundTrip, .nsPerStep, .nsPerValue, .nsPerCall,
+        .p50, .p90, .p99, .p999, .maxLatency, .peakRSSGrowth, .rssPerQueuedTask, .cpuMsIdle,
+        .allocsPerTask, .bytesPerTask, .allocsPerCall, .allocsPerRoundTrip,
+        .sizeClassBytesPerTask, .sizeClassBytesPerCall, .sizeClassBytesPerRoundTrip,
+        .instructionsToSchedule, .instructionsToRun,
+    ]
+}

@@ -1,0 +1,56 @@
+// The names of backends, workloads and parameters: the only place they are spelt. `Backend.all` and `Workload.all`
+// define what each one is; metrics are declared with their units in `Metric.swift`, goals in `Workloads/Goals.swift`.
+
+extension BackendID {
+    public static let dispatch = BackendID(rawValue: "dispatch")
+    public static let threadPool = BackendID(rawValue: "threadpool")
+    public static let operationQueue = BackendID(rawValue: "operationqueue")
+    public static let immediate = BackendID(rawValue: "immediate")
+    public static let subscription = BackendID(rawValue: "subscription")
+    public static let testScheduler = BackendID(rawValue: "test")
+    public static let nioEventLoop = BackendID(rawValue: "nio-eventloop")
+    public static let nioThreadPool = BackendID(rawValue: "nio-threadpool")
+    // Reference rows: the primitives the backends wrap, and floors.
+    public static let rawDispatch = BackendID(rawValue: "raw-dispatch")
+    public static let rawDispatchGlobal = BackendID(rawValue: "raw-dispatch-global")
+    public static let rawOperationQueue = BackendID(rawValue: "raw-operationqueue")
+    public static let rawNIOExecute = BackendID(rawValue: "raw-nio-execute")
+    public static let spinHandOff = BackendID(rawValue: "spin-handoff")
+    public static let directCall = BackendID(rawValue: "direct-call")
+    public static let defaultExecutor = BackendID(rawValue: "default-executor")
+}
+
+extension WorkloadID {
+    public static let throughput = WorkloadID(rawValue: "W1")
+    public static let producers = WorkloadID(rawValue: "W2")
+    public static let fanOut = WorkloadID(rawValue: "W3")
+    public static let pingPong = WorkloadID(rawValue: "W4")
+    public static let startLatency = WorkloadID(rawValue: "W5")
+    public static let timerLateness = WorkloadID(rawValue: "W6")
+    public static let cancellation = WorkloadID(rawValue: "W7")
+    public static let recursion = WorkloadID(rawValue: "W8")
+    public static let allocations = WorkloadID(rawValue: "W9")
+    public static let reactiveHop = WorkloadID(rawValue: "W10")
+    public static let actorHop = WorkloadID(rawValue: "W11")
+    public static let taskLifecycle = WorkloadID(rawValue: "W12")
+    public static let actorPingPong = WorkloadID(rawValue: "W13")
+    public static let idleCPU = WorkloadID(rawValue: "W14")
+}
+
+extension ParameterName {
+    public static let tasks = ParameterName(rawValue: "tasks")
+    public static let producers = ParameterName(rawValue: "producers")
+    public static let schedulers = ParameterName(rawValue: "schedulers")
+    public static let roundTrips = ParameterName(rawValue: "round_trips")
+    public static let load = ParameterName(rawValue: "load")
+    public static let probes = ParameterName(rawValue: "probes")
+    public static let timers = ParameterName(rawValue: "timers")
+    public static let windowMilliseconds = ParameterName(rawValue: "window_ms")
+    public static let cancelledPercent = ParameterName(rawValue: "cancelled_pct")
+    public static let steps = ParameterName(rawValue: "steps")
+    public static let queued = ParameterName(rawValue: "queued")
+    public static let values = ParameterName(rawValue: "values")
+    public static let calls = ParameterName(rawValue: "calls")
+    public static let caller = ParameterName(rawValue: "caller")
+    public static let idleMilliseconds = ParameterName(rawValue: "idle_ms")
+}

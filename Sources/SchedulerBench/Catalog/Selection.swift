@@ -1,0 +1,36 @@
+/// Turning the names a person types (`--backend threadpool,raw-dispatch`, `--workload W4,fan-out`) into identifiers,
+/// with one-line errors that list the choices.
+public enum Selection {
+    /// Names given as repeated or comma-separated options; none means all (nil).
+    public static func backends(_ names: [String]) throws -> [BackendID]? {
+        try resolve(names) { name in
+            guard let backend = Backend.all.first(where: { $0.id.rawValue == name }) else {
+                throw BenchError("unknown backend '\(name)'; choose from \(Backend.all.map(\.id.rawValue).joined(separator: ", ")) (see bench list)")
+            }
+            return backend.id
+        }
+    }
+
+    public static func workloads(_ names: [String]) throws -> [WorkloadID]? {
+        try resolve(names) { name in
+            guard let workload = Workload.named(name) else {
+                throw BenchError("unknown workload '\(name)'; choose from W1…W14 or "
+                    + "\(Workload.all.map(\.name).joined(separator: ", ")) (see bench list)")
+            }
+            return workload.id
+        }
+    }
+
+    public static func cpus(_ text: String?) throws -> CPUSet? {
+        guard let text else { return nil }
+        guard let cpus = CPUSet(parsing: text) else {
+            throw BenchError("--cpus \(text): expected CPU numbers like 0, 0,1 or 0-3")
+        }
+        return cpus
+    }
+
+    private static func resolve<ID>(_ names: [String], _ find: (String) throws -> ID) throws -> [ID]? {
+        let split = names.flatMap { $0.split(separator: ",").map(String.init) }
+        return split.isEmpty ? nil : try split.map(find)
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import SchedulerKit
+
+/// What `bench ab` was asked for.
+public struct ABRequest: Sendable {
+    /// A git revision: the build to compare the working tree's with.
+    public var baseline: String
+    public var backends: [BackendID]?
+    public var workloads: [WorkloadID]?
+    /// Sizes of the workloads in each process (quick by default: many short processes beat a few long ones).
+    public var scale: Scale = .quick
+    public var rounds: Int?
+    /// Seconds the pairs may take, after the first pair, before no new pair starts.
+    public var budgetSeconds: Double = 300
+    /// A 99 % interval of a median needs 8 pairs (see ``ABAnalysis``).
+    public var minimumPairs = 8
+    public var maximumPairs = 40
+    /// Differences smaller than this fraction are never claimed.
+    public var minimumEffect = 0.05
+    public var cpus: CPUSet?
+    public var output = "Results/ab"
+    /// Where baseline builds are kept, one per commit (git-ignored).
+    public var cache = ".build-ab"
+
+    public init(baseline: String) { self.baseline = baseline }
+
+    /// Everything that can be checked before a build or a measurement starts.
+    public func preflight() throws {
+        guard minimumEffect > 0 && minimumEffect < 1 else {
+            throw BenchError("--min-effect must be between 0 and 1 (a fraction, e.g. 0.05), got \(minimumEffect)")
+        }
+        guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= 86_400 else {
+            throw BenchError("--budget must be between 1 and 86400 seconds, got \(budgetSeconds)")
+        }
+        guard (2...1_000).contains(minimumPairs), minimumPairs <= maximumPairs, maximumPairs <= 1_000 else {
+            throw BenchError("--pairs must be between 2 and 1000 (and at most --max-pairs), got \(minimumPairs)")
+        }
+        var run = RunRequest(backends: backends, workloads: workloads, scale: scale, rounds: rounds, allocator: .jemalloc,
+                             cpus: cpus, outputDirectory: output)
+        run.extraSeconds = 0
+        try run.preflight()
+    }
+}
+
+/// `bench ab --baseline REV`: did my change make it faster? Builds the baseline in a git worktree (release, cached
+/// by commit), runs the baseline's and this build's `bench run` alternately as separate processes (A B, B A, A B …),
+/// and judges each cell on the per-pair ratios B/A (``ABAnalysis``). Writes `Results/ab/<id>/`.
+public enum ABSession {
+    public struct Outcome: Sendable {
+        public let folder: URL
+        public let analysis: ABAnalysis
+        public let page: String
+    }
+
+    public static func perform(_ request: ABRequest, launcher: any ChildLauncher, commandLine: String,
+                               log: (String) -> Void) throws -> Outcome {
+        try request.preflight()
+        let git = try Git()
+        let baselineCommit = try git.commit(of: request.baseline)
+        let head = try git.commit(of: "HEAD")
+        let dirty = try git.isDirty()
+        if let cpus = request.cpus { try Machine.pin(to: cpus) }  // the children inherit it
+        let baseline = try BaselineBuild.binary(for: baselineCommit, git: git, cache: request.cache, log: log)
+        let candidate = try Tool.currentExecutable()
+        let scratchFolder = try ScratchFolder("ab")
+        defer { scratchFolder.remove() }
+        let scratch = scratchFolder.url
+        let finished = Locked(0)
+        Interruption.install { "after \(finished.withLock { $0 }) pairs; nothing was written" }
+        let environment = Relaunch.childEnvironment(commandLine: commandLine)
+        log("A = \(baselineCommit.prefix(12)) (\(baseline)); B = the working tree at \(head.prefix(12))\(dirty ? " with changes" : "") "
+            + "(\(candidate)); pairs alternate A B / B A; at least \(request.minimumPairs), more while a cell is undecided "
+            + "and \(Int(request.budgetSeconds)) s last")
+        var pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])] = []
+        var analysis = ABAnalysis(pairs: [], minimumEffect: request.minimumEffect)
+        let started = Date()
+        while pairs.count < request.maximumPairs {
+            let index = pairs.count
+            var sides: [String: [SummaryRow]] = [:]
+            for side in index.isMultiple(of: 2) ? ["A", "B"] : ["B", "A"] {
+                let folder = scratch.appendingPathComponent("\(index)-\(side)")
+                let child = RunRequest(backends: request.backends, workloads: request.workloads, scale: request.scale,
+                                       rounds: request.rounds, allocator: .jemalloc, outputDirectory: folder.path,
+                                       runID: "run")
+                do {
+                    try ChildProcess.run(.run(child), launcher: launcher, executable: side == "A" ? baseline : candidate,
+                                         environment: environment, captureError: true)
+                } catch {
+                    throw BenchError("the \(side == "A" ? "baseline's" : "working tree's") bench run failed (\(error))")
+                }
+                sides[side] = try SummaryRow.read(folder.appendingPathComponent("run/summary.csv").path)
+            }
+            pairs.append((sides["A"]!, sides["B"]!))
+            finished.withLock { $0 = pairs.count }
+            analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect)
+            let elapsed = Date().timeIntervalSince(started)
+            let perPair = elapsed / Double(pairs.count)
+            log("pair \(pairs.count) (\(Int(elapsed)) s): \(analysis.count(.faster)) faster, \(analysis.count(.slower)) slower, "
+                + "\(analysis.count(.same)) same, \(analysis.count(.undecided)) undecided")
+            if pairs.count < request.minimumPairs { continue }
+            if !analysis.wantsMorePairs || elapsed + perPair > request.budgetSeconds { break }
+        }
+        let id = RunID.make(commit: "\(baselineCommit.prefix(7))-vs-\(head.prefix(7))")
+        let page = analysis.markdown(command: commandLine, baseline: baselineCommit, head: head, dirty: dirty,
+                                     machine: MachineFingerprint.current.description, cpus: Machine.allowedCPUs()?.description ?? "?",
+                                     pinned: request.cpus != nil, request: request)
+        let folder = try RunStore(root: request.output).write(runID: id, files: [
+            "ab.csv": analysis.csv, "pairs.csv": Self.pairsCSV(pairs), "AB.md": page,
+        ])
+        return Outcome(folder: folder, analysis: analysis, page: page)
+    }
+
+    /// Every process's figure of every cell, for re-analysis.
+    static func pairsCSV(_ pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])]) -> String {
+        var rows = [["pair", "side", "backend", "workload", "parameters", "metric", "unit", "median"]]
+        for (index, pair) in pairs.enumerated() {
+            for (side, summary) in [("A", pair.baseline), ("B", pair.candidate)] {
+                rows += summary.map { [String(index + 1), side, $0.backend.rawValue, $0.workload.rawValue, $0.parameters.description,
+                                       $0.metric.name, $0.metric.unit, Format.number($0.summary.median.value)] }
+            }
+        }
+        return CSV.encode(rows)
+    }
+}
+
+/// The baseline's `bench`, built once per commit in a git worktree of its own and kept under the cache folder.
+enum BaselineBuild {
+    static func binary(for commit: String, git: Git, cache: String, log: (String) -> Void) throws -> String {
+        let folder = URL(fileURLWithPath: cache, isDirectory: true).appendingPathComponent(String(commit.prefix(12)))
+        let binary = folder.appendingPathComponent("bench")
+        if FileManager.default.isExecutableFile(atPath: binary.path) {
+            log("baseline \(commit.prefix(12)): using the build cached at \(binary.path)")
+            return binary.path
+        }
+        let source = folder.appendingPathComponent("src")
+        let build = folder.appendingPathComponent("build")
+        try? FileManager.default.removeItem(at: source)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let registration = Interruption.removeOnInterrupt(folder)
+        defer { Interruption.forget(registration) }
+        log("baseline \(commit.prefix(12)): building bench in a worktree (swift build -c release --product bench); "
+            + "a first build takes a few minutes")
+        try git.run(["worktree", "add", "--detach", source.path, commit])
+        defer {
+            _ = try? git.run(["worktree", "remove", "--force", source.path])
+            try? FileManager.default.removeItem(at: build)
+        }
+        _ = try Command.output("swift", ["build", "-c", "release", "--product", "bench", "--package-path", source.path,
+                                         "--scratch-path", build.path])
+        try FileManager.default.copyItem(at: build.appendingPathComponent("release/bench"), to: binary)
+        return binary.path
+    }
+}
+
+/// The repository around the current folder.
+struct Git {
+    init() throws {
+        guard (try? Command.output("git", ["rev-parse", "--show-toplevel"])) != nil else {
+            throw BenchError("bench ab needs a git repository: run it from the repository root")
+        }
+    }
+
+    func commit(of revision: String) throws -> String {
+        do { return try Command.output("git", ["rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]) } catch {
+            throw BenchError("'\(revision)' is not a commit of this repository; pass --baseline <commit, branch or tag>")
+        }
+    }
+
+    func isDirty() throws -> Bool { !(try Command.output("git", ["status", "--porcelain", "--untracked-files=no"])).isEmpty }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String { try Command.output("git", arguments) }
+}
+
+/// Running a tool that is not bench (git, swift) and reading what it prints.
+enum Command {
+    /// The tool's standard output, trimmed; throws naming the tool and the last line it printed if it fails.
+    static func output(_ tool: String, _ arguments: [String]) throws -> String {
+        do {
+            return try ChildProcess.run("/usr/bin/env", [tool] + arguments, captureError: true).standardOutput
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch let failure as ChildProcess.Failure {
+            throw BenchError("\(tool) \(arguments.prefix(2).joined(separator: " ")) failed (\(failure))")
+        }
+    }
+}

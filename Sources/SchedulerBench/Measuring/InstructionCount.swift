@@ -1,0 +1,195 @@
+import Dispatch
+import Foundation
+import SchedulerKit
+
+/// Instructions per task on a backend's schedule path and run path, counted by valgrind's callgrind: the same on
+/// every run of the same build (no hardware counters needed), so a regression of a few instructions shows.
+///
+/// `bench` runs ``InstructionProbe`` in a child under callgrind, with jemalloc preloaded as in the timed runs, and a
+/// dump of the counts each time a phase function returns. The schedule path is everything the process executes
+/// while the producer submits tasks to a held lane; the run path, everything it executes from opening the lane until
+/// the last task has run (all threads: the worker's dequeue, the current scheduler, the task, the hand-back). Each is
+/// the difference between a round of `2 × tasks` and one of `tasks`, divided by `tasks`.
+public struct InstructionCount: Sendable, Equatable {
+    public var backend: BackendID
+    public var schedule: Double
+    public var run: Double
+
+
+    public enum Failure: Error, CustomStringConvertible {
+        case valgrindMissing
+        case probeFailed(BackendID, String)
+
+        public var description: String {
+            switch self {
+            case .valgrindMissing:
+                "valgrind is not installed: run scripts/setup.sh (or apt-get install -y valgrind)"
+            case .probeFailed(let backend, let why):
+                "the instruction probe of \(backend) failed under valgrind (\(why))"
+            }
+        }
+    }
+
+    /// A backend whose counts do not grow linearly with the tasks, with what was seen.
+    public struct NotLinear: Sendable, Equatable {
+        public var backend: BackendID
+        public var reason: String
+    }
+
+    /// What one callgrind run of the probe measured.
+    struct ProbeRun: Equatable {
+        var schedule: Double
+        var run: Double
+        /// Each phase grows linearly with the tasks: its fixed part (what a round of `2 × tasks` costs less than two
+        /// rounds of `tasks`) is small, and the warm-up round's run phase matches the counted one of the same size.
+        var isLinear: Bool
+    }
+
+    /// Two runs of the probe that differ by less than this agree.
+    static let agreement = 0.005
+    /// A phase's fixed part, and the difference between two rounds of the same size, may be this fraction of the
+    /// larger round, or two instructions per task (an inline lane's run phase is nearly empty), before the counts are
+    /// not per task.
+    static let linearity = 0.05
+    /// jemalloc purges dirty pages as time passes; under valgrind time passes 50 times slower, so purges would land
+    /// at different allocations from run to run. Off for the probe.
+    static let probeMallocConf = "dirty_decay_ms:-1,muzzy_decay_ms:-1"
+
+    /// Counts every countable backend of `backends`; `log` hears of each.
+    public static func measure(_ backends: [Backend], launcher: any ChildLauncher,
+                               log: (String) -> Void) throws -> (counts: [InstructionCount], notLinear: [NotLinear]) {
+        guard let valgrind = Tool.find("valgrind") else { throw Failure.valgrindMissing }
+        let scratchFolder = try ScratchFolder("instructions")
+        defer { scratchFolder.remove() }
+        let scratch = scratchFolder.url
+        let binary = try readableBinary(in: scratch)
+        var settings = ProcessInfo.processInfo.environment
+        settings[Relaunch.marker] = "1"  // the probe must not re-execute itself under valgrind
+        if let library = Jemalloc.installedLibrary { settings["LD_PRELOAD"] = library }
+        settings["MALLOC_CONF"] = probeMallocConf
+        let environment = settings
+        let countable = backends.filter(InstructionProbe.countable)
+        let results = Locked([BackendID: Result<[ProbeRun], any Error>]())
+        // One probe at a time: two valgrinds side by side stretch each other's time, and where timing decides how
+        // threads meet (NIO's loop) the counts then move by a few percent.
+        for index in countable.indices {
+            let backend = countable[index]
+            let outcome = Result { () throws -> [ProbeRun] in
+                var runs: [ProbeRun] = []
+                func probe() throws {
+                    let folder = scratch.appendingPathComponent("\(backend.id.rawValue)-\(runs.count)")
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    let prefix = [valgrind, "--tool=callgrind", "--callgrind-out-file=\(folder.path)/callgrind.%p",
+                                  "--dump-after=\(InstructionProbe.phasePattern)"]
+                    do {
+                        try ChildProcess.run(.probeInstructions(backend: backend.id, tasks: InstructionProbe.tasks(backend.id)), launcher: launcher,
+                                             executable: binary, prefix: prefix, environment: environment, captureError: true)
+                    } catch {
+                        throw Failure.probeFailed(backend.id, "\(error)")
+                    }
+                    runs.append(try probeRun(try phaseTotals(in: folder), backend: backend.id,
+                                             tasks: InstructionProbe.tasks(backend.id)))
+                }
+                while runs.count < maximumRuns && agreeing(runs) == nil { try probe() }
+                return runs
+            }
+            results.withLock { $0[backend.id] = outcome }
+        }
+        var counts: [InstructionCount] = []
+        var notLinear: [NotLinear] = []
+        for backend in countable {
+            let runs = try results.withLock { $0[backend.id]! }.get()
+            guard let agreed = agreeing(runs) else {
+                let seen = runs.map { "\(Format.short($0.schedule))/\(Format.short($0.run))\($0.isLinear ? "" : " not linear")" }
+                let reason = "no two of \(runs.count) runs under callgrind agreed and grew linearly with the tasks (schedule/run "
+                    + "per task: \(seen.joined(separator: ", "))): how its threads meet depends on timing"
+                log("\(backend.id): not countable, \(reason)")
+                notLinear.append(NotLinear(backend: backend.id, reason: reason))
+                continue
+            }
+            let count = InstructionCount(backend: backend.id, schedule: Statistics.median(agreed.map(\.schedule)),
+                                         run: Statistics.median(agreed.map(\.run)))
+            log("\(backend.id): \(Format.short(count.schedule)) instructions to schedule, \(Format.short(count.run)) to run a task "
+                + "(\(runs.count) runs under callgrind, 2 agreeing)")
+            counts.append(count)
+        }
+        return (counts, notLinear)
+    }
+
+    /// Runs of the probe per backend at the most, before it is declared not countable.
+    static let maximumRuns = 4
+
+    /// The first two linear runs that agree, if any.
+    static func agreeing(_ runs: [ProbeRun]) -> [ProbeRun]? {
+        let linear = runs.filter(\.isLinear)
+        for (index, first) in linear.enumerated() {
+            if let second = linear.dropFirst(index + 1).first(where: { close(first, $0) }) { return [first, second] }
+        }
+        return nil
+    }
+
+    static func close(_ a: ProbeRun, _ b: ProbeRun) -> Bool {
+        func near(_ x: Double, _ y: Double) -> Bool { abs(x - y) <= agreement * max(abs(x), abs(y)) }
+        return near(a.schedule, b.schedule) && near(a.run, b.run)
+    }
+
+    /// The per-task counts of one probe run. Dumps, in order: warm-up (schedule, run, settle), then the round of
+    /// `tasks`, then the round of `2 × tasks`, each (schedule, run, settle).
+    static func probeRun(_ totals: [Int64], backend: BackendID, tasks: Int) throws -> ProbeRun {
+        guard totals.count >= 9 else { throw Failure.probeFailed(backend, "callgrind wrote \(totals.count) phase dumps, not 9") }
+        let (warmRun, smallSchedule, smallRun, bigSchedule, bigRun) = (totals[1], totals[3], totals[4], totals[6], totals[7])
+        func small(_ difference: Int64, of round: Int64) -> Bool {
+            Double(abs(difference)) <= max(linearity * Double(abs(round)), Double(2 * tasks))
+        }
+        let linear = small(warmRun - bigRun, of: bigRun) && small(2 * smallRun - bigRun, of: bigRun)
+            && small(2 * smallSchedule - bigSchedule, of: bigSchedule)
+        return ProbeRun(schedule: Double(bigSchedule - smallSchedule) / Double(tasks), run: Double(bigRun - smallRun) / Double(tasks),
+                        isLinear: linear)
+    }
+
+    /// The instruction totals of the phase dumps, in dump order (the final dump, at program end, is left out).
+    static func phaseTotals(in folder: URL) throws -> [Int64] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let dumps = names.compactMap { name -> (Int, String)? in
+            guard let number = name.split(separator: ".").last.flatMap({ Int($0) }), name.split(separator: ".").count == 3 else { return nil }
+            return (number, name)
+        }.sorted { $0.0 < $1.0 }
+        return try dumps.map { _, name in
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
+                  let total = Int64(line.dropFirst("totals:".count).trimmingCharacters(in: .whitespaces)) else {
+                throw BenchError("\(name): a callgrind dump without a totals line")
+            }
+            return total
+        }
+    }
+
+    /// A copy of this executable without debug information: valgrind 3.19 cannot read the DWARF that Swift 6's
+    /// toolchain writes and gives up. Symbols stay, and they are all the phase pattern needs.
+    static func readableBinary(in folder: URL) throws -> String {
+        let copy = folder.appendingPathComponent("bench").path
+        guard let objcopy = Tool.find("objcopy") ?? Tool.find("llvm-objcopy") else {
+            throw BenchError("objcopy is missing (binutils); install it with apt-get install -y binutils")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: objcopy)
+        process.arguments = ["--strip-debug", try Tool.currentExecutable(), copy]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("\(objcopy) could not strip a copy of bench") }
+        return copy
+    }
+}
+
+/// Programs found on the PATH.
+enum Tool {
+    static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The path of this process's executable.
+    static func currentExecutable() throws -> String {
+        try FileManager.default.destinationOfSymbolicLink(atPath: ChildProcess.currentExecutable)
+    }
+}

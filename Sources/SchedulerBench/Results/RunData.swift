@@ -1,0 +1,52 @@
+import Foundation
+
+/// A run as stored: its summary rows and, where `samples.csv` is beside them, every round's value of every cell
+/// (goals and re-analyses pair rounds; the summary alone cannot).
+public struct RunData: Sendable {
+    public var summary: [SummaryRow]
+    public var rounds: [CellKey: [Double]]
+    /// The folder it was read from, as named.
+    public var source: String
+
+    public init(summary: [SummaryRow], rounds: [CellKey: [Double]] = [:], source: String = "") {
+        self.summary = summary
+        self.rounds = rounds
+        self.source = source
+    }
+
+    /// Reads a run folder, or a `summary.csv` (with the `samples.csv` beside it when there is one).
+    public static func load(_ path: String) throws -> RunData {
+        let summaryPath = try RunStore.summaryFile(path)
+        let summary = try SummaryRow.read(summaryPath)
+        guard !summary.isEmpty else { throw BenchError("\(summaryPath) has no rows; run bench first") }
+        let samplesPath = (summaryPath as NSString).deletingLastPathComponent + "/samples.csv"
+        var rounds: [CellKey: [(Int, Double)]] = [:]
+        if FileManager.default.fileExists(atPath: samplesPath) {
+            for record in try CSVTable(contentsOf: samplesPath, required: SampleRow.requiredColumns).records {
+                let sample = try SampleRow(record: record)
+                let key = CellKey(allocator: sample.allocator, backend: sample.backend, workload: sample.workload,
+                                  parameters: sample.parameters, metric: sample.metric)
+                rounds[key, default: []].append((sample.round, sample.value))
+            }
+        }
+        return RunData(summary: summary, rounds: rounds.mapValues { $0.sorted { $0.0 < $1.0 }.map(\.1) }, source: path)
+    }
+
+    public var metadata: RunMetadata? { summary.first?.metadata }
+
+    /// The allocators of the run, jemalloc first.
+    public var allocators: [AllocatorChoice] {
+        AllocatorChoice.allCases.filter { allocator in allocator != .both && summary.contains { $0.allocator == allocator } }
+            .sorted { first, _ in first == .jemalloc }
+    }
+
+    /// The row of a cell whose parameters include `parameters` (the first such row).
+    public func row(_ backend: BackendID, _ workload: WorkloadID, _ metric: Metric, allocator: AllocatorChoice,
+                    parameters: Parameters = Parameters([:])) -> SummaryRow? {
+        summary.first { $0.backend == backend && $0.workload == workload && $0.metric == metric
+            && $0.allocator == allocator && $0.parameters.contains(parameters) }
+    }
+
+    /// A row's rounds in order; its median alone when the run has no `samples.csv`.
+    public func values(of row: SummaryRow) -> [Double] { rounds[row.key] ?? [row.summary.median.value] }
+}

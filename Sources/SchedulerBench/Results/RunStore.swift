@@ -1,0 +1,91 @@
+import Foundation
+
+/// Where runs are kept: one folder per run under a results root, written whole or not at all.
+///
+/// A run's files are written into a hidden `.<run-id>.partial` folder, created exclusively (two runs never share
+/// one), and renamed to `<run-id>` once every file is there, with a rename that refuses to replace an existing folder.
+/// So a reader sees a run folder only when it is complete; an error or an interruption leaves at most the hidden
+/// folder, which the interrupted process removes (``Interruption``).
+public struct RunStore: Sendable {
+    public let root: URL
+
+    public init(root: String) { self.root = URL(fileURLWithPath: root, isDirectory: true) }
+
+    /// Free space a run needs at the least (its CSV files take a few MiB).
+    static let requiredBytes: UInt64 = 64 << 20
+
+    /// Everything that can be checked before measuring: the root exists or can be made, is a folder, can be written
+    /// to, and has space. Throws a one-line error saying what to do.
+    public func preflight() throws {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        if manager.fileExists(atPath: root.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw BenchError("\(root.path) is a file, not a folder; pass --output <folder>") }
+        } else {
+            do { try manager.createDirectory(at: root, withIntermediateDirectories: true) } catch {
+                throw BenchError("cannot create \(root.path) (\(Self.reason(error))); pass --output <a writable folder>")
+            }
+        }
+        let probe = root.appendingPathComponent(".write-test-\(getpid())-\(UInt32.random(in: 0 ... .max))")
+        do {
+            try Data().write(to: probe)
+            try manager.removeItem(at: probe)
+        } catch {
+            throw BenchError("\(root.path) is not writable (\(Self.reason(error))); fix its permissions or pass --output <folder>")
+        }
+        var stats = statvfs()
+        if statvfs(root.path, &stats) == 0 {
+            let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
+            guard free >= Self.requiredBytes else {
+                throw BenchError("only \(free >> 20) MiB free under \(root.path), a run needs \(Self.requiredBytes >> 20) MiB; free some space")
+            }
+        }
+    }
+
+    /// Writes `files` as the run folder `<root>/<runID>`, whole or not at all; returns the folder.
+    @discardableResult
+    public func write(runID: String, files: [String: String]) throws -> URL {
+        let folder = root.appendingPathComponent(runID, isDirectory: true)
+        let partial = root.appendingPathComponent(".\(runID).partial", isDirectory: true)
+        guard mkdir(partial.path, 0o755) == 0 else {
+            throw BenchError(errno == EEXIST
+                ? "another run is writing \(partial.path); runs never share a folder, start this one again"
+                : "cannot create \(partial.path): \(String(cString: strerror(errno))); check --output")
+        }
+        let registration = Interruption.removeOnInterrupt(partial)
+        defer { Interruption.forget(registration) }
+        do {
+            for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+                try Data(text.utf8).write(to: partial.appendingPathComponent(name))
+            }
+            try AtomicFile.renameWithoutReplacing(partial, to: folder)
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        return folder
+    }
+
+    /// The complete run folders directly under the root (those with a `summary.csv`), oldest first: run ids start
+    /// with their UTC start time.
+    public func runs() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { root.appendingPathComponent($0, isDirectory: true) }
+            .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("summary.csv").path) }
+    }
+
+    /// A run folder or its `summary.csv`, as a person names it, to the summary file.
+    public static func summaryFile(_ path: String) throws -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw BenchError("\(path) does not exist; name a run folder (Results/<run-id>) or its summary.csv")
+        }
+        return isFolder.boolValue ? (path as NSString).appendingPathComponent("summary.csv") : path
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
+        return (error as NSError).localizedDescription
+    }
+}

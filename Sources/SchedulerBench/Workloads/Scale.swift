@@ -1,0 +1,50 @@
+/// How big a run is: `full` for the reference run, `quick` for CI (under a minute), `smoke` for the tests.
+public enum Scale: String, Sendable, CaseIterable {
+    case full, quick, smoke
+
+    /// Picks the size of a workload parameter for this scale.
+    func size(full: Int, quick: Int, smoke: Int) -> Int {
+        switch self {
+        case .full: full
+        case .quick: quick
+        case .smoke: smoke
+        }
+    }
+
+    /// How many rounds a cell gets at this scale, and how long each lasts.
+    public var roundPolicy: RoundPolicy {
+        switch self {
+        case .full: RoundPolicy(rounds: 9, minimumRoundSeconds: 0.2, maximumRounds: 21, targetSpread: 0.1, extraSeconds: 90)
+        case .quick: RoundPolicy(rounds: 3, minimumRoundSeconds: 0.02, maximumRounds: 3, targetSpread: 0.1, extraSeconds: 0)
+        case .smoke: RoundPolicy(rounds: 1, minimumRoundSeconds: 0, maximumRounds: 1, targetSpread: 0.1, extraSeconds: 0)
+        }
+    }
+}
+
+/// How many rounds every (workload, parameters) cell gets, and how long each round lasts.
+///
+/// A round repeats the workload on fresh backend instances until it has lasted `minimumRoundSeconds`: where the
+/// kernel places the threads decides a figure (two cores shared or not), and one long round averages over several
+/// placements instead of drawing one. After the `rounds` every cell gets, a cell whose interval (of a backend's median,
+/// or of its paired ratio to its reference) is still wider than `targetSpread` of the value gets more rounds, up to
+/// `maximumRounds`, while the run's `extraSeconds` for such rounds last.
+public struct RoundPolicy: Sendable, Equatable, CustomStringConvertible {
+    public var rounds: Int
+    public var minimumRoundSeconds: Double
+    public var maximumRounds: Int
+    public var targetSpread: Double
+    public var extraSeconds: Double
+
+    /// The most rounds `--rounds` accepts: beyond it a run would not end this week.
+    public static let roundsLimit = 1_000
+
+    public var description: String {
+        var text = "\(rounds) rounds"
+        if minimumRoundSeconds > 0 { text += " of at least \(Int(minimumRoundSeconds * 1000)) ms" }
+        if maximumRounds > rounds && extraSeconds > 0 {
+            text += ", up to \(maximumRounds) while an interval is wider than \(Int(targetSpread * 100)) % "
+                + "(at most \(Int(extraSeconds)) s of extra rounds)"
+        }
+        return text
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import SchedulerBench
+
+/// `bench compare` on stored runs, against floors calibrated from runs of one build.
+@Suite struct ComparisonTests {
+    /// A run with W1 on threadpool and its reference: `shift` scales threadpool, `machine` both (what the host did).
+    static func run(seed: UInt64, shift: Double = 1, roundNoise: Double = 0.04, runNoise: Double = 0.03) -> RunData {
+        var generator = SplitMix64(seed: seed)
+        let machine = 1 + 0.2 * Double(seed % 3)  // whole runs on faster or slower hosts
+        let level = shift * Foundation.exp(runNoise * Fixtures.gaussian(&generator))
+        let reference = Fixtures.noisy(280 * machine, spread: roundNoise, count: 9, &generator)
+        let pool = reference.map { $0 * 0.55 * level * Foundation.exp(roundNoise * Fixtures.gaussian(&generator)) }
+        return Fixtures.run([Fixtures.Cell(rounds: [.threadPool: pool, .rawDispatch: reference])])
+    }
+
+    static func calibration(runs: Int = 5, seed: UInt64 = 1_000) throws -> Calibration {
+        try Calibration(runs: (0..<runs).map { run(seed: seed + UInt64($0)) })
+    }
+
+    @Test func figuresAreNormalisedByTheirRunsReference() {
+        let row = Self.run(seed: 2).summary.first { $0.backend == .threadPool && $0.metric == .nsPerTask }!
+        let figure = ComparedFigure(row)
+        #expect(figure.statistic == .ratioToReference)
+        #expect(abs(figure.value - 0.55) < 0.1)  // not 280 × 0.55 × 1.4: the host's speed cancels
+        #expect(ComparedFigure(Self.run(seed: 2).summary.first { $0.backend == .rawDispatch }!).statistic == .median)
+    }
+
+    /// Two runs of one build: at most 1 % of comparisons marked, over many calibrations and many pairs of runs.
+    @Test func runsOfOneBuildAreAlmostNeverMarked() throws {
+        var marked = 0
+        var compared = 0
+        for calibrationSeed in 0..<20 {
+            let calibration = try Self.calibration(seed: 10_000 + 10 * UInt64(calibrationSeed))
+            for seed in 0..<50 {
+                let first = UInt64(100 * calibrationSeed + 2 * seed)
+                let comparison = Comparison(before: Self.run(seed: first).summary, after: Self.run(seed: first + 1).summary,
+                                            calibration: calibration)
+                compared += comparison.lines.count
+                marked += comparison.count(.better) + comparison.count(.worse)
+            }
+        }
+        #expect(Double(marked) <= 0.01 * Double(compared), "\(marked) of \(compared) A/A cells marked")
+    }
+
+    /// A shift of twice the calibrated floor is marked, in the right direction, in nearly every seed.
+    @Test func aShiftBeyondTheFloorIsMarked() throws {
+        let calibration = try Self.calibration()
+        let key = Self.run(seed: 0).summary.first { $0.backend == .threadPool && $0.metric == .nsPerTask }!.key
+        let floor = try #require(calibration.cells[key]).compareFloor
+        var found = 0
+        for seed in 0..<200 {
+            let comparison = Comparison(before: Self.run(seed: UInt64(seed)).summary,
+                                        after: Self.run(seed: UInt64(seed + 500), shift: (1 + floor) * (1 + floor)).summary,
+                                        calibration: calibration)
+            let line = comparison.lines.first { $0.after.key == key }!
+            #expect(line.verdict != .better)
+            if line.verdict == .worse { found += 1 }
+        }
+        #expect(found >= 190, "a shift of twice the floor was marked in \(found) of 200 seeds")
+    }
+
+    @Test func withoutACalibrationNothingMeasuredIsMarkedAndTheTextSaysWhy() {
+        let comparison = Comparison(before: Self.run(seed: 1).summary, after: Self.run(seed: 2, shift: 3).summary,
+                                    calibration: nil)
+        #expect(comparison.lines.allSatisfy { $0.verdict == .uncalibrated })
+        #expect(comparison.render().contains("No calibration for this machine"))
+    }
+
+    @Test func runsOfDifferentMachinesAreNotJudged() throws {
+        var other = Fixtures.metadata
+        other.machine = "Another CPU, 64 cores"
+        let after = Self.run(seed: 2).summary.map { row -> SummaryRow in
+            var row = row
+            row.metadata = other
+            return row
+        }
+        let comparison = Comparison(before: Self.run(seed: 1).summary, after: after, calibration: try Self.calibration())
+        #expect(comparison.incomparable?.contains("different machines") == true)
+        #expect(comparison.lines.allSatisfy { $0.verdict == .uncalibrated })
+    }
+
+    @Test func exactCountsAreComparedAsCounts() {
+        let before = [Fixtures.row(.threadPool, median: 1, count: 1, workload: .allocations, metric: .allocsPerTask)]
+        let same = [Fixtures.row(.threadPool, median: 1.004, count: 1, workload: .allocations, metric: .allocsPerTask)]
+        let more = [Fixtures.row(.threadPool, median: 2, count: 1, workload: .allocations, metric: .allocsPerTask)]
+        #expect(Comparison(before: before, after: same, calibration: nil).lines[0].verdict == .withinNoise)
+        #expect(Comparison(before: before, after: more, calibration: nil).lines[0].verdict == .worse)
+    }
+
+    @Test func cellsInOneRunOnlyAreListedNotCompared() {
+        let comparison = Comparison(before: [Fixtures.row(.dispatch, median: 1)], after: [Fixtures.row(.threadPool, median: 1)],
+                                    calibration: nil)
+        #expect(comparison.lines.isEmpty && comparison.onlyBefore.count == 1 && comparison.onlyAfter.count == 1)
+    }
+}
+
+@Suite struct CalibrationTests {
+    @Test func aCalibrationSurvivesItsFileAndHoldsOnlyForItsKindOfRun() throws {
+        let calibration = try ComparisonTests.calibration()
+        #expect(!calibration.cells.isEmpty)
+        let folder = try temporaryDirectory()
+        let file = Calibration.file(for: Fixtures.metadata, root: folder.path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(calibration.csv, to: file)
+        let read = try #require(try Calibration.load(for: Fixtures.metadata, root: folder.path))
+        #expect(Set(read.cells.keys) == Set(calibration.cells.keys))
+        for (key, entry) in calibration.cells {
+            #expect(abs(read.cells[key]!.compareFloor - entry.compareFloor) < 0.001)
+        }
+        #expect(read.runs == 5 && read.machine == Fixtures.metadata.machine)
+        var pinned = Fixtures.metadata
+        pinned.pinned = true
+        #expect(try Calibration.load(for: pinned, root: folder.path) == nil)  // another CPU set, another file
+    }
+
+    /// A cell's spread is moderated towards its family's: one lucky cell does not get a floor of zero.
+    @Test func aCellThatHappenedNotToMoveStillGetsAFloor() throws {
+        var runs: [RunData] = []
+        for index in 0..<3 {
+            let steady: [Double] = Array(repeating: 100, count: 9)
+            let moving = [1.0, 1.1, 0.9][index]
+            runs.append(Fixtures.run([
+                Fixtures.Cell(parameters: Parameters([.tasks: 1]), rounds: [.directCall: steady]),
+                Fixtures.Cell(parameters: Parameters([.tasks: 2]), rounds: [.directCall: steady.map { $0 * moving }]),
+            ]))
+        }
+        let calibration = try Calibration(runs: runs)
+        let floors = calibration.cells.values.map(\.compareFloor).sorted()
+        #expect(floors.count == 2 && floors[0] > 0.01)
+    }
+
+    @Test func fewerThanTwoRunsAreRefused() {
+        #expect(throws: BenchError.self) { try Calibration(runs: [ComparisonTests.run(seed: 1)]) }
+    }
+
+    @Test func studentsQuantilesMatchTheTable() {
+        #expect(StudentT.quantile995(4) == 4.604)
+        #expect(abs(StudentT.quantile995(1_000_000) - 2.576) < 0.001)
+        #expect(StudentT.quantile975(11) > 2.179 && StudentT.quantile975(11) < 2.228)
+    }
+}
