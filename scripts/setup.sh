@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the project needs beyond the Swift toolchain: jemalloc, the allocator the benchmarks measure with.
+# Installs what the project needs beyond the Swift toolchain: jemalloc, the allocator the benchmarks measure with;
+# valgrind and binutils (objcopy), with which `bench check` counts instructions per task.
 # Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -8,10 +9,15 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-if ! ldconfig -p 2>/dev/null | grep -q 'libjemalloc\.so\.2'; then
+missing=()
+ldconfig -p 2>/dev/null | grep -q 'libjemalloc\.so\.2' || missing+=(libjemalloc-dev)
+command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+command -v objcopy >/dev/null 2>&1 || missing+=(binutils)
+
+if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    echo "setup: installing libjemalloc-dev" >&2
+    echo "setup: installing ${missing[*]}" >&2
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libjemalloc-dev >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
