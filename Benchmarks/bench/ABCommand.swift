@@ -19,7 +19,7 @@ struct ABCommand: ParsableCommand {
     @Option(name: .long, help: "Backends to compare (repeat or comma-separate; default: all).")
     var backend: [String] = []
 
-    @Option(name: .long, help: "Workloads to compare, by id (W1) or name (default: all).")
+    @Option(name: .long, help: "Workloads to compare, by id (W1) or name, or all (default: W1,W2,W3,W4).")
     var workload: [String] = []
 
     @Option(name: .long, help: "Measured rounds per cell in each process (default: the scale's).")
@@ -46,7 +46,7 @@ struct ABCommand: ParsableCommand {
     func run() throws {
         var request = ABRequest(baseline: baseline)
         request.backends = try Selection.backends(backend)
-        request.workloads = try Selection.workloads(workload)
+        request.workloads = workload == ["all"] ? nil : try Selection.workloads(workload) ?? ABRequest.defaultWorkloads
         request.rounds = rounds
         request.scale = full ? .full : .quick
         request.budgetSeconds = budget

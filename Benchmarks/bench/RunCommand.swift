@@ -32,7 +32,7 @@ struct MeasureOptions: ParsableArguments {
     @Option(name: .long, help: .hidden)
     var scale: String?
 
-    @Option(name: .long, help: "Seconds the run may spend on extra rounds while an interval is wider than 10 % (default: 90 full, 0 quick).")
+    @Option(name: .long, help: "Seconds the run may spend on extra rounds while an interval is wider than 10 % (default: 40 full, 0 quick).")
     var timeBudget: Double?
 
     @Option(name: .long, help: "CPUs to run on, e.g. 0 or 0-1: set before any thread of a backend exists, so every thread obeys.")

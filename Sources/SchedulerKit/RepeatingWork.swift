@@ -48,20 +48,36 @@ public final class RepeatingWork: Cancellable, @unchecked Sendable {
         return s == State.cancelled.rawValue || s == State.runningCancelled.rawValue
     }
 
-    /// Runs one tick unless cancelled. Returns whether the repetition goes on (false: stop re-arming).
-    /// The caller sets the current scheduler and never runs two ticks of one handle at once.
+    /// What one call of ``runTick()`` did.
+    public enum Tick: Sendable, Equatable {
+        /// Cancelled before the tick could start: nothing ran.
+        case skipped
+        /// The tick ran and the repetition goes on: arm the next one.
+        case ran
+        /// The tick ran and was the last: it was cancelled while it ran (from inside, or from another thread).
+        case ranLast
+
+        /// The work ran (a step of a virtual clock, for one).
+        public var ran: Bool { self != .skipped }
+        /// The next tick must be armed.
+        public var goesOn: Bool { self == .ran }
+    }
+
+    /// Runs one tick unless cancelled, and says whether it ran and whether the repetition goes on; the two differ
+    /// for a tick that cancels itself. The caller sets the current scheduler and never runs two ticks of one handle
+    /// at once.
     @discardableResult
-    public func runTick() -> Bool {
+    public func runTick() -> Tick {
         guard state.compareExchange(expected: State.idle.rawValue, desired: State.running.rawValue,
-                                    ordering: .acquiringAndReleasing).exchanged else { return false }
+                                    ordering: .acquiringAndReleasing).exchanged else { return .skipped }
         work?()
         if state.compareExchange(expected: State.running.rawValue, desired: State.idle.rawValue,
                                  ordering: .acquiringAndReleasing).exchanged {
-            return true
+            return .ran
         }
         state.store(State.cancelled.rawValue, ordering: .releasing)
         end()
-        return false
+        return .ranLast
     }
 
     private func end() {

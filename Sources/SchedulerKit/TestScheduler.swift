@@ -172,10 +172,12 @@ public final class TestScheduler: TimedScheduler {
         case .once(let task):
             return Schedulers.performAsCurrent(self) { task.run() }
         case .tick(let repeating):
-            guard Schedulers.performAsCurrent(self, { repeating.work.runTick() }) else { return !repeating.work.isCancelled }
-            let next = entry.deadline.advanced(by: repeating.interval, argument: "interval")
-            state.withLock { $0.timers.insert(.tick(repeating), at: next, sequence: repeating.sequence) }
-            return true
+            let tick = Schedulers.performAsCurrent(self) { repeating.work.runTick() }
+            if tick.goesOn {
+                let next = entry.deadline.advanced(by: repeating.interval, argument: "interval")
+                state.withLock { $0.timers.insert(.tick(repeating), at: next, sequence: repeating.sequence) }
+            }
+            return tick.ran
         }
     }
 }

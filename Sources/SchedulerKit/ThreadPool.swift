@@ -356,7 +356,7 @@ enum PoolTimer {
         case .tick(let repeating):
             guard !repeating.work.isCancelled else { return (repeating.scheduler, nil) }
             return (repeating.scheduler, ScheduledWork { [core] in
-                if repeating.work.runTick() { core.rearm(repeating, after: due) }
+                if repeating.work.runTick().goesOn { core.rearm(repeating, after: due) }
             })
         }
     }

@@ -8,10 +8,10 @@ import Testing
         let ends = Counter()
         let work = RepeatingWork { ticks.increment() }
         work.setOnEnd { ends.increment() }
-        #expect(work.runTick() && work.runTick())
+        #expect(work.runTick() == .ran && work.runTick() == .ran)
         #expect(work.cancel())
         #expect(!work.cancel())
-        #expect(!work.runTick())
+        #expect(work.runTick() == .skipped)
         #expect(ticks.value == 2)
         #expect(ends.value == 1)
     }
@@ -23,7 +23,7 @@ import Testing
         let work = RepeatingWork { insideResult.update { $0 = holder.value!.cancel() } }
         work.setOnEnd { ends.increment() }
         holder.update { $0 = work }
-        #expect(!work.runTick(), "the tick that observed the cancel ends the repetition")
+        #expect(work.runTick() == .ranLast, "the tick ran, and observing the cancel it ends the repetition")
         #expect(insideResult.value == true, "no later tick will start, so cancel() is true")
         #expect(work.isCancelled && !work.cancel())
         #expect(ends.value == 1)

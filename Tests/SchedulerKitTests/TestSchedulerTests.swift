@@ -30,6 +30,30 @@ import Testing
         #expect(scheduler.now == at(40))
     }
 
+    /// A repeating tick that cancels itself ran: it is the one task `step()` runs, and `run(maxSteps: 1)` counts it.
+    @Test func aTickThatCancelsItselfIsTheOneStep() {
+        func setUp() -> (TestScheduler, Shared<[String]>) {
+            let scheduler = TestScheduler()
+            let log = Shared<[String]>([])
+            let handle = Shared<(any Cancellable)?>(nil)
+            handle.update { $0 = scheduler.schedule(at: .zero + .seconds(1), every: .seconds(1), leeway: .zero) {
+                log.update { $0.append("tick") }
+                handle.value?.cancel()
+            } }
+            scheduler.schedule(at: .zero + .seconds(2)) { log.update { $0.append("later") } }
+            return (scheduler, log)
+        }
+        let (stepped, steps) = setUp()
+        #expect(stepped.step())
+        #expect(steps.value == ["tick"])
+        #expect(stepped.step())
+        #expect(steps.value == ["tick", "later"])
+        #expect(!stepped.step())
+        let (ran, runs) = setUp()
+        #expect(ran.run(maxSteps: 1) == .stoppedEarly(steps: 1, pending: 1))
+        #expect(runs.value == ["tick"])
+    }
+
     @Test func stepRunsExactlyOneTask() {
         let scheduler = TestScheduler()
         let count = Counter()

@@ -6,7 +6,10 @@ public struct ABRequest: Sendable {
     /// A git revision: the build to compare the working tree's with.
     public var baseline: String
     public var backends: [BackendID]?
-    public var workloads: [WorkloadID]?
+    /// W1–W4 unless narrowed or widened: throughput and hops, what a change to a scheduler moves, in a pair of a few
+    /// seconds. Nil: every workload.
+    public var workloads: [WorkloadID]? = ABRequest.defaultWorkloads
+    public static let defaultWorkloads: [WorkloadID] = [.throughput, .producers, .fanOut, .pingPong]
     /// Sizes of the workloads in each process (quick by default: many short processes beat a few long ones).
     public var scale: Scale = .quick
     public var rounds: Int?

@@ -20,6 +20,9 @@ public struct AllocationProbe: Sendable {
 
     public var metrics: [Metric] { [allocations, sizeClassBytes] }
 
+    /// The most units a counted run repeats.
+    static let countedUnitsLimit = 10_000
+
     /// Counts on a fresh instance of `backend`, after a warm-up run (first-use allocations of the runtime and the
     /// backend). Each round counts an empty run (starting and awaiting the task: the baseline) and a run of the
     /// workload's units, and reports their difference per unit. Nil unless counting is exact in this process.
@@ -28,7 +31,8 @@ public struct AllocationProbe: Sendable {
         let lanes = backend.instance()
         defer { lanes.shutdown() }
         let loop = prepare(lanes, parameters)
-        let units = self.units(parameters)
+        // Counts per unit are exact at any size; more units than this only take longer.
+        let units = min(self.units(parameters), Self.countedUnitsLimit)
         _ = loop.run(max(1, units / 10))
         var values: [Metric: [Double]] = [allocations: [], sizeClassBytes: []]
         for _ in 0..<rounds {

@@ -37,7 +37,7 @@ extension Workload {
         timing: .nsPerTask, allocations: .allocsPerTask, sizeClassBytes: .sizeClassBytesPerTask, countedBy: .tasks,
         configurations: { scale in
             ActorHopCaller.allCases.map {
-                Parameters([.tasks: scale.size(full: 50_000, quick: 5_000, smoke: 50)], choices: [.caller: $0.rawValue])
+                Parameters([.tasks: scale.size(full: 20_000, quick: 2_000, smoke: 50)], choices: [.caller: $0.rawValue])
             }
         }
     ) { lanes, parameters in

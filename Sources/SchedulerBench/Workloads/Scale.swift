@@ -14,7 +14,7 @@ public enum Scale: String, Sendable, CaseIterable {
     /// How many rounds a cell gets at this scale, and how long each lasts.
     public var roundPolicy: RoundPolicy {
         switch self {
-        case .full: RoundPolicy(rounds: 9, minimumRoundSeconds: 0.2, maximumRounds: 21, targetSpread: 0.1, extraSeconds: 90)
+        case .full: RoundPolicy(rounds: 9, minimumRoundSeconds: 0.2, maximumRounds: 21, targetSpread: 0.1, extraSeconds: 40)
         case .quick: RoundPolicy(rounds: 3, minimumRoundSeconds: 0.02, maximumRounds: 3, targetSpread: 0.1, extraSeconds: 0)
         case .smoke: RoundPolicy(rounds: 1, minimumRoundSeconds: 0, maximumRounds: 1, targetSpread: 0.1, extraSeconds: 0)
         }

@@ -29,7 +29,7 @@ extension Workload {
     static let idleCPU = Workload(
         id: .idleCPU, name: "idle-cpu", summary: "CPU used (user + system) while a backend sits idle after one task",
         requires: [.asynchronous], metrics: [.cpuMsIdle], measuredOnce: true,
-        configurations: { [Parameters([.idleMilliseconds: $0.size(full: 10_000, quick: 500, smoke: 20)])] }
+        configurations: { [Parameters([.idleMilliseconds: $0.size(full: 2_000, quick: 500, smoke: 20)])] }
     ) { lanes, _, parameters in
         let lane = lanes.lane("idle")
         let done = Countdown(1)
@@ -45,7 +45,7 @@ extension Workload {
         id: .producers, name: "producers", summary: "P producer threads onto one serial scheduler",
         requires: [.serial, .asynchronous], metrics: [.nsPerTask],
         configurations: { scale in
-            [1, 2, 4, 8].map { Parameters([.producers: $0, .tasks: scale.size(full: 80_000, quick: 8_000, smoke: 160)]) }
+            [1, 2, 4, 8].map { Parameters([.producers: $0, .tasks: scale.size(full: 40_000, quick: 4_000, smoke: 160)]) }
         }
     ) { lanes, _, parameters in
         let (producers, tasks) = (parameters[.producers], parameters[.tasks])
@@ -65,7 +65,7 @@ extension Workload {
         id: .fanOut, name: "fan-out", summary: "one producer, tasks round-robin over M serial schedulers on one pool",
         requires: [.serial, .asynchronous], metrics: [.nsPerTask],
         configurations: { scale in
-            [1, 16, 1_000].map { Parameters([.schedulers: $0, .tasks: scale.size(full: 100_000, quick: 10_000, smoke: 200)]) }
+            [1, 16, 1_000].map { Parameters([.schedulers: $0, .tasks: scale.size(full: 50_000, quick: 5_000, smoke: 200)]) }
         }
     ) { lanes, _, parameters in
         let (count, tasks) = (parameters[.schedulers], parameters[.tasks])

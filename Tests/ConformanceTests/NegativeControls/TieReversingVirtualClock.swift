@@ -81,10 +81,9 @@ final class TieReversingVirtualClock: VirtualTimeDriver {
             case .once(let task):
                 if Schedulers.performAsCurrent(self, { task.run() }) { return true }
             case .tick(let repeating, let interval):
-                if Schedulers.performAsCurrent(self, { repeating.runTick() }) {
-                    state.withLock { $0.insert(.tick(repeating, interval: interval), at: due + interval) }
-                    return true
-                }
+                let tick = Schedulers.performAsCurrent(self) { repeating.runTick() }
+                if tick.goesOn { state.withLock { $0.insert(.tick(repeating, interval: interval), at: due + interval) } }
+                if tick.ran { return true }
             }
         }
         return false
