@@ -29,13 +29,13 @@ import Testing
         let backends = [BackendID.dispatch, .defaultExecutor].compactMap(Backend.withID)
         let runner = Runner(backends: backends, workloads: [.actorHop, .taskLifecycle], scale: .quick)
         #expect(runner.plan.map(\.parameters.description) == ["calls=10000 caller=global", "calls=10000 caller=backend",
-                                                             "tasks=5000 caller=global", "tasks=5000 caller=backend"])
+                                                             "tasks=2000 caller=global", "tasks=2000 caller=backend"])
         let text = """
         workload,parameters,backend,metric,value
         W11,calls=10000 caller=backend,dispatch,allocs_per_call,4.0001
         W11,calls=10000 caller=backend,dispatch,allocs_per_call,3.9999
         W11,calls=10000 caller=backend,dispatch,size_class_bytes_per_call,144.5
-        W12,tasks=5000 caller=global,default-executor,allocs_per_task,4
+        W12,tasks=2000 caller=global,default-executor,allocs_per_task,4
 
         """
         let counted = try AllocationPass.parse(text, cells: runner.plan)
