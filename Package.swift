@@ -39,7 +39,10 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "SchedulerConformance", dependencies: ["SchedulerKit"], swiftSettings: strict),
+        // What the conformance kit and the bench both need: RFC 4180 CSV, whole-file writes, resident memory,
+        // producer threads released together, quantiles. No dependencies.
+        .target(name: "ToolSupport", swiftSettings: strict),
+        .target(name: "SchedulerConformance", dependencies: ["SchedulerKit", "ToolSupport"], swiftSettings: strict),
         // The NIO adapters as conformance backends (for `swift test` and `bench conformance`), apart from the kit,
         // which stays free of NIO too.
         .target(
@@ -61,6 +64,7 @@ let package = Package(
                 "SchedulerKitNIO",
                 "CJemalloc",
                 "CBenchSystem",
+                "ToolSupport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -73,23 +77,30 @@ let package = Package(
                 "SchedulerBench",
                 "SchedulerConformance",
                 "SchedulerConformanceNIO",
+                "ToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/bench",
             swiftSettings: strict
         ),
-        .testTarget(name: "SchedulerKitTests", dependencies: ["SchedulerKit"], swiftSettings: strict),
+        // What the test targets share (values tasks write, gates, polling with generous time-outs, scratch folders).
+        .target(name: "TestSupport", dependencies: ["SchedulerKit"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "SchedulerKitTests", dependencies: ["SchedulerKit", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["SchedulerConformance", "SchedulerConformanceNIO", "SchedulerKit"],
             swiftSettings: strict
         ),
-        .testTarget(name: "SchedulerBenchTests", dependencies: ["SchedulerBench"], swiftSettings: strict),
+        .testTarget(
+            name: "SchedulerBenchTests", dependencies: ["SchedulerBench", "SchedulerKit", "ToolSupport", "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SchedulerKitNIOTests",
             dependencies: [
                 "SchedulerKitNIO",
                 "SchedulerKit",
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

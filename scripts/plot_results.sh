@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Draws the report's charts from a summary.csv: scripts/plot_results.sh Results/<run>/summary.csv Results/<run>/charts
+# Draws the report's charts from the charts.csv bench report writes: scripts/plot_results.sh <charts.csv> <output folder>
 # Creates .venv (git-ignored) with matplotlib on first use; needs python3 with venv and access to PyPI once.
 set -euo pipefail
 cd "$(dirname "$0")/.."

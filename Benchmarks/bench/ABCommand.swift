@@ -84,14 +84,21 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .long, help: "The results folder that receives calibration/.")
     var results: String = "Results"
 
+    @Option(name: .long, help: "Rewrite this calibration file from the figures it keeps, with this build's method (no runs).")
+    var recompute: String?
+
     func run() throws {
         guard let choice = AllocatorChoice(rawValue: allocator), choice != .both else {
             throw BenchError("unknown allocator '\(allocator)'; calibrate with --allocator jemalloc or system")
         }
-        let request = try measure.request(allocator: choice)
-        let (file, calibration) = try CalibrateSession.perform(request, runs: runs, resultsRoot: results,
-                                                               launcher: BenchLauncher(), commandLine: Console.commandLine) {
-            Console.error("bench: \($0)")
+        let file: URL
+        let calibration: Calibration
+        if let recompute {
+            (file, calibration) = (URL(fileURLWithPath: recompute), try CalibrateSession.recompute(recompute))
+        } else {
+            (file, calibration) = try CalibrateSession.perform(try measure.request(allocator: choice), runs: runs,
+                                                               resultsRoot: results, launcher: BenchLauncher(),
+                                                               commandLine: Console.commandLine) { Console.error("bench: \($0)") }
         }
         let floors = calibration.cells.values.filter(\.onLogScale).map(\.compareFloor).sorted()
         let median = floors.isEmpty ? 0 : floors[floors.count / 2]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SchedulerBench
+import ToolSupport
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,9 +2,11 @@ import ArgumentParser
 import Foundation
 import SchedulerConformance
 import SchedulerConformanceNIO
+import ToolSupport
 
 /// `bench conformance`: every conformance rule on every built-in backend and on the SwiftNIO adapters, written to
-/// `conformance.csv` and `CONFORMANCE.md` in the output directory (the same rule definitions `swift test` runs).
+/// `conformance.csv` and `CONFORMANCE.md` in the output directory (the same rule definitions `swift test` runs), and
+/// the rules themselves, with why each matters and what it catches, to `Docs/Rules.md`.
 struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
@@ -13,6 +15,9 @@ struct ConformanceCommand: ParsableCommand {
 
     @Option(name: .long, help: "Directory for conformance.csv and CONFORMANCE.md.")
     var output: String = "Results"
+
+    @Option(name: .long, help: "The page of every rule with why it matters and what it catches (written when every rule runs).")
+    var rulesPage: String = "Docs/Rules.md"
 
     @Option(name: .long, parsing: .upToNextOption, help: "Only these rule ids (e.g. C2 T4); default: all.")
     var rule: [String] = []
@@ -47,6 +52,9 @@ struct ConformanceCommand: ParsableCommand {
             try ConformanceReport.write(results, rules: rules, backends: backends, provenance: provenance, to: directory)
         } catch {
             throw ValidationError("cannot write reports to \(directory.path): \(error.localizedDescription); check the --output directory")
+        }
+        if rule.isEmpty {
+            try AtomicFile.write(ConformanceReport.rulesPage(command: commandLine()), to: URL(fileURLWithPath: rulesPage))
         }
         let failures = results.filter(\.outcome.isFailure)
         let byDesign = failures.filter { backends.designReason(for: $0) != nil }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SchedulerBench
+import ToolSupport
 
 /// Output of the executable: errors as one line, a progress line on stderr, the command line for the metadata.
 enum Console {
@@ -15,6 +16,12 @@ enum Console {
             fail(error.description)
         } catch let error as CSV.ParseError {
             fail("\(error.description); pass a run folder or a CSV file written by bench")
+        } catch let error as AtomicFile.Failure {
+            fail(error.description)
+        } catch let error as InstructionCount.Failure {
+            fail(error.description)
+        } catch let error as ChildProcess.Failure {
+            fail("a child process failed (\(error.description))")
         } catch let code as ExitCode {
             // The command has already said why (e.g. which conformance checks failed).
             endProgress()

@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 import SchedulerKit
 import Synchronization
 
@@ -9,6 +10,8 @@ enum CancellationRules {
     static let beforeStart = ConformanceRule(
         id: "C1", family: .cancellation,
         statement: "A task cancelled before it starts never runs, and the cancel call says so; this holds for delayed work before it is due too.",
+        why: "Disposing a subscription must stop what it scheduled, and a delayed task cancelled before its deadline must never fire.",
+        catches: "No reported bug: every peer's suite checks it (RACSchedulerSpec, RxSwift's CurrentThreadSchedulerTest, SwiftNIO's testScheduledTaskThatIsImmediatelyCancelledNeverFires).",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -44,7 +47,9 @@ enum CancellationRules {
 
     static let truthful = ConformanceRule(
         id: "C2", family: .cancellation,
-        statement: "cancel() returns true exactly when the task will never run, also when it races the task's start (100 000 races; on a timed scheduler 20 000 more with delayed work due within 20 µs)."
+        statement: "cancel() returns true exactly when the task will never run, also when it races the task's start (100 000 races; on a timed scheduler 20 000 more with delayed work due within 20 µs).",
+        why: "A caller that learns from cancel() whether the work will run can release a resource or complete a promise exactly once; a cancel that may lie forces a second synchronisation on every caller.",
+        catches: "Every peer's cancel is best effort; SwiftNIO runs a delayed task whose cancel already failed its future when the task was in the batch being run (seen in its source; its adapter fails C2 by design)."
     ) { context in
         let scheduler = context.makeScheduler()
         var note = try raceCancels(context, scheduler, kind: "task", count: races) { scheduler.schedule($0) }
@@ -111,7 +116,9 @@ enum CancellationRules {
 
     static let idempotent = ConformanceRule(
         id: "C3", family: .cancellation,
-        statement: "cancel() is idempotent and thread-safe: of 8 racing cancels at most one returns true, and cancelling a running or finished task returns false."
+        statement: "cancel() is idempotent and thread-safe: of 8 racing cancels at most one returns true, and cancelling a running or finished task returns false.",
+        why: "Cancels race from several owners (a timeout, a disposal, a completion), and exactly one of them may act on \"cancelled\".",
+        catches: "A handle whose state is a plain flag."
     ) { context in
         let scheduler = context.makeScheduler()
         let tasks = 10_000, cancellers = 8
@@ -123,7 +130,7 @@ enum CancellationRules {
             made.reserveCapacity(tasks)
             for index in 0..<tasks { made.append(scheduler.schedule { ran.update { $0[index] = true } }) }
             handles.update { $0 = made }
-            runProducers(cancellers) { canceller in
+            Producers.run(cancellers) { canceller in
                 let all = handles.value
                 for step in 0..<tasks {
                     let index = (step + canceller * tasks / cancellers) % tasks
@@ -172,6 +179,8 @@ enum CancellationRules {
     static let promptRelease = ConformanceRule(
         id: "C4", family: .cancellation,
         statement: "Cancelling a task that has not started releases its closure and captures at once, not when the queue or the deadline reaches it.",
+        why: "Captures hold views, sockets and large buffers: a cancelled task due in an hour must not keep them for an hour.",
+        catches: "apple/swift-nio#2373 (a cancelled task was kept alive until the next tick of the loop).",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -203,7 +212,9 @@ enum CancellationRules {
 
     static let droppingHandle = ConformanceRule(
         id: "C5", family: .cancellation,
-        statement: "Dropping a handle never cancels: one-shot, delayed and repeating work go on when nobody keeps the handle."
+        statement: "Dropping a handle never cancels: one-shot, delayed and repeating work go on when nobody keeps the handle.",
+        why: "Fire-and-forget work must go on whether or not anyone keeps its handle, and one-shot and repeating work must agree on it.",
+        catches: "ReactiveCocoa/ReactiveSwift#582, fixed by #584 (dropping a repeating timer's disposable cancelled it while a one-shot went on); ReactiveCocoa#1742 (the same, by accident)."
     ) { context in
         let scheduler = context.makeScheduler()
         let ran = Counter()
@@ -229,6 +240,8 @@ enum CancellationRules {
     static let repeating = ConformanceRule(
         id: "C6", family: .cancellation,
         statement: "Cancelling repeating work, from inside a tick or from another thread, stops every later tick.",
+        why: "A repeating timer is usually stopped from its own tick (a countdown reaching zero) or from another thread (a disposal); no tick may follow either.",
+        catches: "OpenCombine's OperationQueue scheduler re-arms after the action (its testScheduleRepeatingWithRealQueue); SwiftNIO's testScheduleRepeatedTaskCancelFromDifferentThread checks the second case.",
         requires: [.timed, .repeating]
     ) { context in
         let scheduler = try context.makeTimedScheduler()

@@ -85,25 +85,6 @@ public final class ConformanceContext: Sendable {
 /// Sleeps about a millisecond (polling interval of every wait in the kit).
 func sleepBriefly() { usleep(1_000) }
 
-/// Runs `body(index)` on `count` new threads released together behind a gate, and waits for all of them.
-/// Use more threads than cores so the scheduler sees real contention.
-func runProducers(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let ready = DispatchSemaphore(value: 0)
-    let go = DispatchSemaphore(value: 0)
-    let done = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-        Thread {
-            ready.signal()
-            go.wait()
-            body(index)
-            done.signal()
-        }.start()
-    }
-    for _ in 0..<count { ready.wait() }
-    for _ in 0..<count { go.signal() }
-    for _ in 0..<count { done.wait() }
-}
-
 /// This thread's id, to tell threads apart in checks.
 func currentThreadID() -> UInt {
     #if canImport(Darwin)
@@ -238,13 +219,6 @@ extension ConformanceContext {
             usleep(UInt32(duration.nanosecondsChecked() / 1_000))
         }
     }
-}
-
-/// Percentile of sorted values (nearest rank).
-func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
-    guard !sorted.isEmpty else { return 0 }
-    let rank = Int((p * Double(sorted.count - 1)).rounded())
-    return sorted[min(max(rank, 0), sorted.count - 1)]
 }
 
 /// Polls `condition` in real time, without driving any scheduler, for at most `timeout`; returns how long it took.

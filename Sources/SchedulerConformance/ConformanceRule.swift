@@ -1,7 +1,7 @@
 import Foundation
 import SchedulerKit
 
-/// The rule families of the conformance kit (BRIEF §4), in report order.
+/// The rule families of the conformance kit (`Docs/Rules.md`), in report order.
 public enum RuleFamily: String, CaseIterable, Sendable {
     case serial = "S"
     case cancellation = "C"
@@ -32,6 +32,10 @@ public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
     public let family: RuleFamily
     /// One sentence: what a conforming scheduler guarantees.
     public let statement: String
+    /// Why users need the promise.
+    public let why: String
+    /// What breaking it looked like in the peers (their reported bugs, by number) or what it would look like here.
+    public let catches: String
     /// The rule applies only to backends with all of these traits.
     public let requires: SchedulerTraits
     /// The rule does not apply to backends with any of these traits (e.g. real-time rules on virtual time).
@@ -40,13 +44,15 @@ public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
     let check: @Sendable (ConformanceContext) throws -> String
 
     public init(
-        id: String, family: RuleFamily, statement: String,
+        id: String, family: RuleFamily, statement: String, why: String, catches: String,
         requires: SchedulerTraits = [], excludes: SchedulerTraits = [],
         check: @escaping @Sendable (ConformanceContext) throws -> String
     ) {
         self.id = id
         self.family = family
         self.statement = statement
+        self.why = why
+        self.catches = catches
         self.requires = requires
         self.excludes = excludes
         self.check = check

@@ -1,4 +1,4 @@
-/// Every rule of the kit, in report order (BRIEF §4 plus S7 and T7).
+/// Every rule of the kit, in report order (`Docs/Rules.md` lists them).
 public enum ConformanceRules {
     public static let all: [ConformanceRule] =
         SerialRules.all + CancellationRules.all + CurrentSchedulerRules.all + RecursionRules.all

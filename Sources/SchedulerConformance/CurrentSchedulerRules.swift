@@ -9,6 +9,8 @@ enum CurrentSchedulerRules {
     static let insideEveryTask = ConformanceRule(
         id: "K1", family: .currentScheduler,
         statement: "Inside every kind of task it runs (plain, delayed, repeating tick, recursive step) Schedulers.current is that scheduler.",
+        why: "Schedulers.current is how deliverOn: skips a needless hop and how code asserts where it runs: it must be right in every kind of task.",
+        catches: "RAC's repeating timers skip performAsCurrentScheduler, so a tick sees no current scheduler (seen in its source).",
         requires: .setsCurrent
     ) { context in
         let scheduler = context.makeScheduler()
@@ -48,6 +50,8 @@ enum CurrentSchedulerRules {
     static let noLeak = ConformanceRule(
         id: "K2", family: .currentScheduler,
         statement: "The current scheduler never leaks: after a task, its thread reads nil again, so another scheduler's task or a raw Dispatch block on the same threads sees the right value.",
+        why: "Pool threads run many schedulers' tasks and raw work in turn; a stale value makes code believe it runs on a scheduler it does not run on.",
+        catches: "A thread-local set without a restore (negative control).",
         requires: .setsCurrent
     ) { context in
         let a = context.makeScheduler(), b = context.makeScheduler()
@@ -81,6 +85,8 @@ enum CurrentSchedulerRules {
     static let nesting = ConformanceRule(
         id: "K3", family: .currentScheduler,
         statement: "Hopping A→B→A records [A, B, A], and after each schedule call returns, the caller's current scheduler is what it was before.",
+        why: "Nested hops, a task on B started from a task on A, must restore A on the way out, or the outer code misjudges where it runs.",
+        catches: "RAC's immediate scheduler leaves the outer scheduler in place instead of setting itself (seen in its source).",
         requires: .setsCurrent
     ) { context in
         let a = context.makeScheduler(), b = context.makeScheduler()
@@ -123,6 +129,8 @@ enum CurrentSchedulerRules {
     static let noABA = ConformanceRule(
         id: "K4", family: .currentScheduler,
         statement: "Over 100 create/destroy cycles, a task never sees an earlier (possibly freed) scheduler as current, even at a reused address.",
+        why: "An identity check against a freed scheduler whose address was reused would report a false \"current\".",
+        catches: "SwiftNIO's testInEventLoopABAProblem guards the same for inEventLoop.",
         requires: .setsCurrent
     ) { context in
         let cycles = 100

@@ -25,6 +25,8 @@ enum ExecutorRules {
     static let exclusion = ConformanceRule(
         id: "E1", family: .executor,
         statement: "Jobs on the executor (an actor's, and those of tasks that prefer it) never run two at a time, and each runs with Schedulers.current set to the scheduler.",
+        why: "An actor's isolation rests on its executor running one job at a time; on a scheduler's executor the job also needs the scheduler current.",
+        catches: "A SerialExecutor over a scheduler that is not serial.",
         requires: requirements, excludes: exclusions
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
@@ -65,6 +67,8 @@ enum ExecutorRules {
     static let isolation = ConformanceRule(
         id: "E2", family: .executor,
         statement: "The executor reports the actor's isolation inside the scheduler's tasks (so assumeIsolated and preconditionIsolated hold there) and denies it everywhere else.",
+        why: "assumeIsolated and preconditionIsolated must hold exactly where the executor runs jobs, or isolation checks pass where they should fail.",
+        catches: "An executor whose isolation check accepts any thread.",
         requires: requirements, excludes: exclusions
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
@@ -88,6 +92,8 @@ enum ExecutorRules {
     static let fifoPerEnqueuer = ConformanceRule(
         id: "E3", family: .executor,
         statement: "Jobs enqueued on the executor from one thread run in the order they were enqueued.",
+        why: "Jobs enqueued from one thread, an actor's calls from one task, must run in the order they were enqueued.",
+        catches: "An executor that enqueues through a concurrent queue.",
         requires: requirements, excludes: exclusions
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
@@ -110,6 +116,8 @@ enum ExecutorRules {
     static let released = ConformanceRule(
         id: "E4", family: .executor,
         statement: "The executor, and the scheduler it holds, are released once the last actor using it is.",
+        why: "Actors come and go; their executors must not outlive them.",
+        catches: "A scheduler retained by its own executor (a cycle).",
         requires: requirements, excludes: exclusions
     ) { context in
         let scheduler = try makeExecutorScheduler(context)

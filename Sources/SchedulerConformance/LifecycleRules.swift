@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 import SchedulerKit
 import Synchronization
 
@@ -29,6 +30,8 @@ enum LifecycleRules {
     static let exactlyOnce = ConformanceRule(
         id: "L1", family: .lifecycle,
         statement: "Every accepted task ends exactly once, as ran or as cancelled, also when shutdown comes in the middle of 10 000 submissions from 4 threads.",
+        why: "Work accepted and then lost at shutdown leaves callers waiting forever: every accepted task must end exactly once, as ran or as cancelled.",
+        catches: "NIOThreadPool's documentation says all tasks will be run while its code hands queued items .cancelled (seen in its source); SwiftNIO's testWeFailOutstandingScheduledTasksOnELShutdown checks the failing path.",
         requires: .shutdown
     ) { context in
         let scheduler = try makeShutdownScheduler(context)
@@ -41,7 +44,7 @@ enum LifecycleRules {
         let shutdownAfter = Int.random(in: 1..<total / 2)
         let submitted = Counter()
         let shutdownReturned = DispatchSemaphore(value: 0)
-        runProducers(producers) { producer in
+        Producers.run(producers) { producer in
             for offset in 0..<perProducer {
                 let index = producer * perProducer + offset
                 let work: @Sendable () -> Void = { runs.update { $0[index] += 1 } }
@@ -82,6 +85,8 @@ enum LifecycleRules {
     static let refusedAfterShutdown = ConformanceRule(
         id: "L2", family: .lifecycle,
         statement: "After shutdown, schedule returns an already-cancelled handle at once and the work never runs; nothing is silently dropped.",
+        why: "Scheduling on a shut-down scheduler must be answered, not ignored: an already-cancelled handle says \"never\" at once.",
+        catches: "Work silently dropped after shutdown.",
         requires: .shutdown
     ) { context in
         let scheduler = try makeShutdownScheduler(context)
@@ -106,6 +111,8 @@ enum LifecycleRules {
     static let idempotentShutdown = ConformanceRule(
         id: "L3", family: .lifecycle,
         statement: "shutdown is idempotent, and calling it from one of the scheduler's own tasks returns without deadlock.",
+        why: "Shutdown is called from clean-up paths that may run on the scheduler itself, and more than once.",
+        catches: "SwiftNIO's testCallingSyncShutdownGracefullyMultipleTimesShouldNotHang guards the same.",
         requires: .shutdown
     ) { context in
         let scheduler = try makeShutdownScheduler(context)
@@ -124,6 +131,8 @@ enum LifecycleRules {
     static let farTimers = ConformanceRule(
         id: "L4", family: .lifecycle,
         statement: "Far-future timers do not delay shutdown, and afterwards the scheduler and every capture of its pending work are freed.",
+        why: "A timer due in a day must not keep a pool, its threads and the captures alive after shutdown.",
+        catches: "SwiftNIO's testShutdownWhileScheduledTasksNotReady and testScheduleRepeatedTaskToNotRetainEventLoop guard the same.",
         requires: [.shutdown, .timed]
     ) { context in
         let captures = LiveCount()
@@ -152,7 +161,9 @@ enum LifecycleRules {
 
     static let releasedWithPending = ConformanceRule(
         id: "L5", family: .lifecycle,
-        statement: "Releasing a scheduler with pending work never crashes or leaks: its work either runs or is dropped as the backend declares, and then the scheduler and captures are freed."
+        statement: "Releasing a scheduler with pending work never crashes or leaks: its work either runs or is dropped as the backend declares, and then the scheduler and captures are freed.",
+        why: "A scheduler released without a shutdown must neither crash nor leak threads, and what becomes of its pending work must be said.",
+        catches: "RAC's test scheduler runs everything in dealloc while combine-schedulers drops it: both are fine, neither was declared."
     ) { context in
         let captures = LiveCount()
         let ran = Counter()

@@ -1,3 +1,4 @@
+import ToolSupport
 import Foundation
 import SchedulerKit
 import Synchronization
@@ -14,6 +15,8 @@ enum RecursionRules {
     static let trampoline = ConformanceRule(
         id: "R1", family: .recursion,
         statement: "On a trampolining scheduler, work scheduled from inside a task runs after that task returns, in FIFO order.",
+        why: "Trampolining keeps an inline scheduler from growing the stack while it keeps FIFO order.",
+        catches: "RxSwift's CurrentThreadScheduler basicScenario and RAC's \"after the caller completes\" spec check the same.",
         requires: .trampoline
     ) { context in
         let scheduler = context.makeScheduler()
@@ -56,7 +59,9 @@ enum RecursionRules {
 
     static let noStackGrowth = ConformanceRule(
         id: "R2", family: .recursion,
-        statement: "Self-rescheduling never grows the stack: 100 000 steps (1 000 000 inline or on virtual time) complete at a flat stack depth."
+        statement: "Self-rescheduling never grows the stack: 100 000 steps (1 000 000 inline or on virtual time) complete at a flat stack depth.",
+        why: "Recursive streams (repeat, retry, paging) reschedule themselves millions of times.",
+        catches: "ReactiveCocoa#1296 (the immediate scheduler recursed on the stack instead of flattening)."
     ) { context in
         let steps = deepCount(context.backend.traits)
         let probe = try recurse(context, steps: steps)
@@ -65,11 +70,13 @@ enum RecursionRules {
 
     static let boundedMemory = ConformanceRule(
         id: "R3", family: .recursion,
-        statement: "Recursion keeps bounded bookkeeping: after 1 000 000 steps, its captures are released and resident memory stays flat (under 32 MiB over the last 900 000)."
+        statement: "Recursion keeps bounded bookkeeping: after 1 000 000 steps, its captures are released and resident memory stays flat (under 32 MiB over the last 900 000).",
+        why: "Bookkeeping that grows with every step leaks for as long as the recursion lives.",
+        catches: "ReactiveCocoa#272 (unbounded recursion leaked through a growing compound disposable)."
     ) { context in
         let steps = 1_000_000
         let captures = LiveCount()
-        let before = HeapInUse.bytes()
+        let before = ResidentMemory.current.map { Int($0) }
         let midway = Shared<Int?>(nil)
         let count = Counter()
         do {
@@ -77,13 +84,13 @@ enum RecursionRules {
             _ = try recurse(context, steps: steps) {
                 capture.touch()
                 // Sampled after the warm-up, so allocator caches are already filled.
-                if count.increment() == steps / 10 { midway.update { $0 = HeapInUse.bytes() } }
+                if count.increment() == steps / 10 { midway.update { $0 = ResidentMemory.current.map { Int($0) } } }
             }
         }
         try context.waitUntil("the recursion's captures to be released", on: context.makeScheduler(), timeout: .seconds(2)) {
             captures.live == 0
         }
-        let after = HeapInUse.bytes()
+        let after = ResidentMemory.current.map { Int($0) }
         guard let before, let after, let early = midway.value else {
             return "\(grouped(steps)) steps; captures released; this system does not report resident memory"
         }
@@ -97,6 +104,8 @@ enum RecursionRules {
     static let stopping = ConformanceRule(
         id: "R4", family: .recursion,
         statement: "Cancelling a recursion stops it within one step, from inside a step or from another thread, and a step may reschedule from an asynchronous callback.",
+        why: "Disposing a recursive stream must stop it, and a step that reschedules from a completion handler must keep it going.",
+        catches: "ReactiveCocoa#369, fixed by #370 (scheduleRecursiveBlock stopped when recurse was called asynchronously).",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -133,17 +142,5 @@ enum RecursionRules {
         }
         try context.waitUntil("100 steps rescheduled from Dispatch callbacks", on: scheduler) { asyncSteps.value >= 100 }
         return ""
-    }
-}
-
-/// The process's resident memory in bytes, where the system says (Linux: /proc/self/statm); nil elsewhere.
-/// Used instead of allocator statistics, which Swift cannot read portably; allocators rarely give pages back,
-/// so growth is what counts, and only a large one.
-enum HeapInUse {
-    static func bytes() -> Int? {
-        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-        let fields = statm.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

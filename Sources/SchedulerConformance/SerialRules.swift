@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 import SchedulerKit
 import Synchronization
 
@@ -15,7 +16,7 @@ enum SerialRules {
                       _ body: @escaping @Sendable (_ producer: Int, _ index: Int) -> Void) throws {
         let ran = Counter()
         context.whileDriven(scheduler) {
-            runProducers(producers) { producer in
+            Producers.run(producers) { producer in
                 for index in 0..<tasksPerProducer {
                     scheduler.schedule {
                         body(producer, index)
@@ -32,6 +33,8 @@ enum SerialRules {
     static let exclusion = ConformanceRule(
         id: "S1", family: .serial,
         statement: "Two tasks of one scheduler never run at the same time, whichever threads submitted them.",
+        why: "A stream's operators keep their state without locks; two of its events delivered at once corrupt it. That is why RAC made every scheduler serial.",
+        catches: "ReactiveCocoa#136 (concurrent schedulers raced event delivery); a \"serial\" scheduler that is really a concurrent queue (negative control).",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -51,6 +54,8 @@ enum SerialRules {
     static let fifoPerProducer = ConformanceRule(
         id: "S2", family: .serial,
         statement: "Tasks submitted by one thread run in the order that thread submitted them, also while other threads submit.",
+        why: "The events of one stream must arrive in the order they were sent.",
+        catches: "OpenCombine#234 (receive(on:) with a concurrent queue let the completion overtake a value); swift-corelibs-foundation#3272 and ProcedureKit#671 (on Linux, an OperationQueue with one operation at a time is not FIFO).",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -72,6 +77,8 @@ enum SerialRules {
     static let causalFIFO = ConformanceRule(
         id: "S3", family: .serial,
         statement: "If schedule(a) returned before another thread called schedule(b), a runs before b.",
+        why: "Code hands work across threads and expects the order it caused: a value sent after another must not be delivered before it.",
+        catches: "A scheduler with a queue per producing thread, drained in any order.",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -80,7 +87,7 @@ enum SerialRules {
         order.update { $0.reserveCapacity(rounds * 2) }
         let turns = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
         context.whileDriven(scheduler) {
-            runProducers(2) { side in
+            Producers.run(2) { side in
                 for round in 0..<rounds {
                     if side == 1 { turns[1].wait() }
                     let sequence = round * 2 + side
@@ -102,6 +109,8 @@ enum SerialRules {
     static let happensBefore = ConformanceRule(
         id: "S4", family: .serial,
         statement: "Each task sees every write made before it was scheduled and by the tasks before it, with no lock of its own: a plain counter bumped by 100 000 tasks from 4 threads comes out exact.",
+        why: "The tasks of one serial scheduler own the state they touch and must need no lock of their own: that takes a happens-before edge from schedule to task and from task to task.",
+        catches: "No peer's suite checks it; a lock-free queue missing a release or an acquire shows here and under ThreadSanitizer.",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -117,6 +126,8 @@ enum SerialRules {
     static let asynchrony = ConformanceRule(
         id: "S5", family: .serial,
         statement: "An asynchronous scheduler never runs a task on the stack of the schedule call that submitted it, also when a task schedules the next one.",
+        why: "Code that schedules while holding a lock, or from inside a task, deadlocks or recurses when the scheduler runs the work on its stack.",
+        catches: "ReactiveCocoa#1296 is the inline case (the immediate scheduler recursed on the stack); for an asynchronous scheduler, an optimisation that runs work inline when the queue is idle.",
         requires: .asynchronous
     ) { context in
         let scheduler = context.makeScheduler()
@@ -142,6 +153,8 @@ enum SerialRules {
     static let fairSharing = ConformanceRule(
         id: "S6", family: .serial,
         statement: "Schedulers that share threads share them fairly: while more schedulers than there are threads keep re-enqueueing busy work from inside their own tasks, a task on one more scheduler still starts (within 2 s).",
+        why: "Many schedulers share few threads (one per stream, on a pool of one thread per core): one busy stream must not starve the rest.",
+        catches: "libdispatch drains a serial queue for as long as it has work, so Dispatch declares S6; a pool that keeps a worker on one queue (negative control).",
         requires: [.serial, .asynchronous, .sharedThreads]
     ) { context in
         // More busy schedulers than a pool of one thread per core has threads, however the backend sizes itself.
@@ -173,6 +186,8 @@ enum SerialRules {
     static let scope = ConformanceRule(
         id: "S7", family: .serial,
         statement: "Serial covers a task's synchronous body only: work a task starts elsewhere and does not wait for may still run when the next task starts.",
+        why: "Serial means the synchronous body of a task: work the task starts elsewhere is not covered, and code must not rely on it.",
+        catches: "ReactiveX/RxSwift#2538 (maxConcurrentOperationCount limits only the synchronous part of a task).",
         requires: [.serial, .asynchronous]
     ) { context in
         let scheduler = context.makeScheduler()

@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 import SchedulerKit
 import Synchronization
 
@@ -9,6 +10,8 @@ enum TimeRules {
     static let neverEarly = ConformanceRule(
         id: "T1", family: .time,
         statement: "Delayed work never starts before its deadline on the scheduler's own clock (2 000 tasks due within 20 ms).",
+        why: "A timeout or a debounce that fires early gives a wrong answer, not a slow one.",
+        catches: "RxSwift's and OpenCombine's two-sided timing tests would accept an early start; SwiftNIO's testScheduleWithDelay is one-sided, as this rule is.",
         requires: .timed
     ) { context in
         let scheduler = try context.makeTimedScheduler()
@@ -26,19 +29,23 @@ enum TimeRules {
         let sorted = lateness.value.sorted()
         let early = sorted.filter { $0 < 0 }
         try require(early.isEmpty, "\(grouped(early.count)) of \(grouped(count)) tasks started early, the earliest \(milliseconds(.nanoseconds(-sorted[0]))) before its deadline")
-        let p99 = percentile(sorted, 0.99)
+        let nanoseconds = sorted.map(Double.init)
+        let (p50, p99) = (Int64(quantile(sorted: nanoseconds, 0.5)), Int64(quantile(sorted: nanoseconds, 0.99)))
         let soft = p99 > 50_000_000 ? " (p99 above 50 ms: a loaded machine or a slow timer)" : ""
-        return "lateness p50 \(milliseconds(.nanoseconds(percentile(sorted, 0.5)))), p99 \(milliseconds(.nanoseconds(p99))), max \(milliseconds(.nanoseconds(sorted.last ?? 0)))\(soft)"
+        return "lateness p50 \(milliseconds(.nanoseconds(p50))), p99 \(milliseconds(.nanoseconds(p99))), "
+            + "max \(milliseconds(.nanoseconds(sorted.last ?? 0)))\(soft)"
     }
 
     static let monotonic = ConformanceRule(
         id: "T2", family: .time,
         statement: "The scheduler's clock is monotonic, never the wall clock: now never goes backwards on any thread, a real clock keeps pace with CLOCK_MONOTONIC, and a virtual one stands still until driven.",
+        why: "Wall-clock deadlines jump when NTP or a person sets the clock; delays must be measured on a monotonic clock.",
+        catches: "RAC and ReactiveSwift schedule delayed work on the wall clock (dispatch_walltime).",
         requires: .timed
     ) { context in
         let scheduler = try context.makeTimedScheduler()
         let backwards = Shared<[String]>([])
-        runProducers(4) { thread in
+        Producers.run(4) { thread in
             var previous = scheduler.now
             for read in 0..<25_000 {
                 let now = scheduler.now
@@ -65,6 +72,8 @@ enum TimeRules {
     static let dueNow = ConformanceRule(
         id: "T3", family: .time,
         statement: "Work due now or in the past behaves like schedule at the moment of the call: it keeps FIFO order with plain work.",
+        why: "Work due now is plain work: it must neither overtake nor fall behind what was scheduled before it.",
+        catches: "SwiftNIO runs due delayed work interleaved with plain work (its adapter fails T3 by design).",
         requires: [.timed, .serial]
     ) { context in
         let scheduler = try context.makeTimedScheduler()
@@ -92,6 +101,8 @@ enum TimeRules {
     static let equalDeadlines = ConformanceRule(
         id: "T4", family: .time,
         statement: "Tasks run by deadline, then submission order: 1 000 tasks with one deadline run FIFO.",
+        why: "Two timers set for the same moment must fire in the order they were set, or tests of debounce and throttle flicker.",
+        catches: "pointfreeco/swift-composable-architecture#94 and #97 (test-scheduler timers due at the same moment fired in the wrong order).",
         requires: .timed
     ) { context in
         let scheduler = try context.makeTimedScheduler()
@@ -109,6 +120,8 @@ enum TimeRules {
     static let fairness = ConformanceRule(
         id: "T5", family: .time,
         statement: "A due timer fires while plain work keeps re-enqueueing itself, and plain work is never held behind far-future timers.",
+        why: "A busy scheduler must still fire due timers, and a timer far in the future must not hold plain work back.",
+        catches: "SwiftNIO's testNonStarvation and testImmediateTasksDontGetStuck guard the same.",
         requires: .timed, excludes: .virtualTime
     ) { context in
         let scheduler = try context.makeTimedScheduler()
@@ -143,6 +156,8 @@ enum TimeRules {
     static let fixedRate = ConformanceRule(
         id: "T6", family: .time,
         statement: "Repeating work keeps a fixed rate: no tick early, no drift from tick duration, ticks never overlap, and missed ticks are coalesced rather than fired in a burst.",
+        why: "Periodic work (animation frames, polling) must keep its rate: no drift, no overlapping ticks, no burst after a stall.",
+        catches: "OpenCombine's OperationQueue scheduler re-arms after each action and drifts; SwiftNIO's repeated tasks are fixed-delay (declared).",
         requires: [.repeating, .fixedRate], excludes: .virtualTime
     ) { context in
         let scheduler = try context.makeTimedScheduler()
@@ -175,7 +190,7 @@ enum TimeRules {
         // Fixed rate keeps each tick near its grid slot; a fixed delay of 7 ms per tick spreads the phase evenly
         // over the interval (median near 10 ms), so a median phase above 8 ms means the ticks drift.
         let phases = offsets.map { $0 % interval }.sorted()
-        let medianPhase = percentile(phases, 0.5)
+        let medianPhase = Int64(quantile(sorted: phases.map(Double.init), 0.5))
         try require(medianPhase <= interval * 4 / 10,
                     "median tick phase is \(milliseconds(.nanoseconds(medianPhase))) into the 20 ms interval: ticks drift off the fixed-rate grid")
         return "median phase \(milliseconds(.nanoseconds(medianPhase))), \(burst) tick(s) right after the overrun"
@@ -183,7 +198,9 @@ enum TimeRules {
 
     static let honestTraits = ConformanceRule(
         id: "T7", family: .time,
-        statement: "Traits match the API: a scheduler offers delayed work only if it claims the timed trait (no running at once and pretending), shutdown only with the shutdown trait, virtual time only with a driver."
+        statement: "Traits match the API: a scheduler offers delayed work only if it claims the timed trait (no running at once and pretending), shutdown only with the shutdown trait, virtual time only with a driver.",
+        why: "A scheduler must not accept work it cannot honour: running delayed work at once and pretending is a silent lie.",
+        catches: "pointfreeco/combine-schedulers#11 (ImmediateScheduler with debounce surprised users: time never advances); OpenCombine's ImmediateScheduler runs repeating work once."
     ) { context in
         let scheduler = context.makeScheduler()
         let traits = context.backend.traits

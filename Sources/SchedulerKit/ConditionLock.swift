@@ -6,6 +6,10 @@ import Darwin
 
 /// A pthread mutex and a condition variable that waits on `CLOCK_MONOTONIC` (the clock of ``SchedulerTime``).
 /// The pool needs a condition variable, which `Synchronization.Mutex` does not offer.
+///
+/// Linux is where the project is built and tested. On Darwin, whose condition variables cannot wait on
+/// `CLOCK_MONOTONIC`, a timed wait waits for the time remaining until the deadline instead; that branch compiles
+/// for Darwin but has never run there.
 // @unchecked Sendable: the pthread objects are heap-allocated once, never moved, and are thread-safe by contract.
 final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -47,8 +51,15 @@ final class ConditionLock: @unchecked Sendable {
             pthread_cond_wait(condition, mutex)
             return
         }
+        #if canImport(Glibc)
         var time = timespec(tv_sec: Int(deadline.nanoseconds / 1_000_000_000),
                             tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
         pthread_cond_timedwait(condition, mutex, &time)
+        #else
+        // The wall clock may jump; a relative wait does not care, and a late wake-up only re-checks.
+        let remaining = max(0, deadline.nanoseconds - SchedulerTime.monotonicNow().nanoseconds)
+        var time = timespec(tv_sec: Int(remaining / 1_000_000_000), tv_nsec: Int(remaining % 1_000_000_000))
+        pthread_cond_timedwait_relative_np(condition, mutex, &time)
+        #endif
     }
 }

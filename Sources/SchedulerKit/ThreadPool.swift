@@ -114,7 +114,7 @@ final class ThreadPoolCore: @unchecked Sendable {
         self.name = name
         lock.lock()
         for index in 0..<threadCount {
-            threads.append(startThread(name: "\(name)-\(index)") { [self] in workerLoop() })
+            threads.append(startThread(name: "pool-\(name)-\(index)") { [self] in workerLoop() })
         }
         lock.unlock()
     }
@@ -327,72 +327,4 @@ final class ThreadPoolCore: @unchecked Sendable {
             if onPoolThread { pthread_detach(thread) } else { pthread_join(thread, nil) }
         }
     }
-}
-
-/// A timer heap entry: one-shot work, or the next tick of repeating work.
-enum PoolTimer {
-    case once(ThreadPoolScheduler, ScheduledWork)
-    case tick(PoolRepeating)
-
-    var isDead: Bool {
-        switch self {
-        case .once(_, let task): task.isCancelled
-        case .tick(let repeating): repeating.work.isCancelled
-        }
-    }
-
-    func cancel() {
-        switch self {
-        case .once(_, let task): task.cancel()
-        case .tick(let repeating): repeating.work.cancel()
-        }
-    }
-
-    /// The task to queue when the entry is due (nil if cancelled).
-    func task(due: SchedulerTime, core: ThreadPoolCore) -> (ThreadPoolScheduler, ScheduledWork?) {
-        switch self {
-        case .once(let scheduler, let task):
-            return (scheduler, task.isCancelled ? nil : task)
-        case .tick(let repeating):
-            guard !repeating.work.isCancelled else { return (repeating.scheduler, nil) }
-            return (repeating.scheduler, ScheduledWork { [core] in
-                if repeating.work.runTick().goesOn { core.rearm(repeating, after: due) }
-            })
-        }
-    }
-}
-
-/// Repeating work on a pool: its grid and its place among equal deadlines.
-final class PoolRepeating: Sendable {
-    let scheduler: ThreadPoolScheduler
-    let work: RepeatingWork
-    let start: SchedulerTime
-    let interval: Duration
-    let sequence: UInt64
-
-    init(scheduler: ThreadPoolScheduler, work: RepeatingWork, start: SchedulerTime, interval: Duration, sequence: UInt64) {
-        self.scheduler = scheduler
-        self.work = work
-        self.start = start
-        self.interval = interval
-        self.sequence = sequence
-    }
-}
-
-/// Starts a joinable pthread that runs `body`.
-private func startThread(name: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
-    final class Start: Sendable {
-        let name: String
-        let body: @Sendable () -> Void
-        init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
-    }
-    let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
-    var thread = pthread_t()
-    let rc = pthread_create(&thread, nil, { context in
-        let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
-        start.body()
-        return nil
-    }, start)
-    precondition(rc == 0, "ThreadPool: pthread_create failed with \(rc)")
-    return thread
 }

@@ -1,5 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
+import ToolSupport
 @testable import SchedulerBench
 
 /// `bench compare` on stored runs, against floors calibrated from runs of one build.

@@ -69,9 +69,3 @@ enum Fixtures {
         return (-2 * Foundation.log(u)).squareRoot() * Foundation.cos(2 * .pi * v)
     }
 }
-
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}

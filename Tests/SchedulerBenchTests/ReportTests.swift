@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import SchedulerBench
 
@@ -48,6 +49,27 @@ func wobbly(_ value: Double) -> [Double] { [0.7, 1.3, 1.0, 0.8, 1.2, 0.9, 1.1, 1
         #expect(choice.reason.contains("2 newer partial or quick runs passed over"))
         #expect(try Report.choose(runFolder: root.appendingPathComponent("20260102T000000Z-b").path, resultsDirectory: root.path)
             .reason == "the run named with --run")
+    }
+}
+
+/// What `scripts/plot_results.py` is handed: every value with its chart, panel and style, so the script needs no names.
+@Suite struct ChartsTests {
+    @Test func everyFigureLandsInItsChartAndPanel() {
+        let run = Fixtures.run([
+            Fixtures.Cell(rounds: [.threadPool: steady(150), .rawDispatch: steady(300)]),
+            Fixtures.Cell(workload: .startLatency, parameters: Parameters([.load: 0, .probes: 10]), metric: .p50,
+                          rounds: [.threadPool: steady(2_000)]),
+            Fixtures.Cell(workload: .allocations, metric: .allocsPerTask, rounds: [.threadPool: [1]]),
+        ])
+        let points = Charts.points(RunView(run: run, allocator: .jemalloc))
+        let throughput = points.filter { $0.chart == .throughput }
+        #expect(throughput.map(\.series) == ["raw-dispatch", "threadpool"])
+        #expect(throughput.allSatisfy { $0.style == .logBars && $0.low == 150 || $0.low == 300 })
+        #expect(points.contains { $0.chart == .latency && $0.x == "p50" && $0.value == 2 && $0.style == .logLines })
+        #expect(points.contains { $0.chart == .allocations && $0.value == 1 && $0.style == .bars && $0.low == nil })
+        let csv = Charts.csv(points, allocator: .jemalloc)
+        #expect(csv.hasPrefix("chart,chart_title,row,column,panel_title,y_label,style,x,series,value,low,high\r\n"))
+        #expect(csv.contains("throughput,"))
     }
 }
 

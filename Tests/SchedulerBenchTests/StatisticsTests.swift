@@ -1,4 +1,5 @@
 import Testing
+import ToolSupport
 @testable import SchedulerBench
 
 @Suite struct StatisticsTests {
@@ -10,9 +11,9 @@ import Testing
 
     @Test func quantileInterpolatesBetweenNeighbours() {
         let sorted: [Double] = [10, 20, 30, 40, 50]
-        #expect(Statistics.quantile(sorted: sorted, 0) == 10)
-        #expect(Statistics.quantile(sorted: sorted, 1) == 50)
-        #expect(Statistics.quantile(sorted: sorted, 0.125) == 15)
+        #expect(quantile(sorted: sorted, 0) == 10)
+        #expect(quantile(sorted: sorted, 1) == 50)
+        #expect(quantile(sorted: sorted, 0.125) == 15)
     }
 
     @Test func identicalRoundsGiveAPointInterval() {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SchedulerKit
+import TestSupport
 import Testing
 @testable import SchedulerBench
 

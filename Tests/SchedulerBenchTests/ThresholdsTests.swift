@@ -1,5 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
+import ToolSupport
 @testable import SchedulerBench
 
 @Suite struct ThresholdsTests {

@@ -4,6 +4,7 @@ import NIOPosix
 import SchedulerKit
 import SchedulerKitNIO
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct EventLoopSchedulerTests {
@@ -20,7 +21,7 @@ import Testing
     @Test func plainWorkRunsOnTheLoopWithTheSchedulerCurrent() {
         withEventLoop { loop in
             let scheduler = EventLoopScheduler(name: "plain", eventLoop: loop)
-            let onLoop = Box(false), current = Box(false)
+            let onLoop = Shared(false), current = Shared(false)
             let done = DispatchSemaphore(value: 0)
             scheduler.schedule {
                 onLoop.set(loop.inEventLoop)
@@ -36,7 +37,7 @@ import Testing
     @Test func plainWorkCannotBeCancelledAndRuns() {
         withEventLoop { loop in
             let scheduler = EventLoopScheduler(name: "uncancellable", eventLoop: loop)
-            let blocker = Blocker(scheduler)
+            let blocker = Gate.blocking(scheduler)
             let ran = DispatchSemaphore(value: 0)
             let handle = scheduler.schedule { ran.signal() }
             #expect(!handle.cancel())
@@ -60,7 +61,7 @@ import Testing
         withEventLoop { loop in
             let scheduler = EventLoopScheduler(name: "delayed", eventLoop: loop)
             let deadline = scheduler.now + .milliseconds(20)
-            let startedAt = Box<SchedulerTime?>(nil), current = Box(false)
+            let startedAt = Shared<SchedulerTime?>(nil), current = Shared(false)
             let done = DispatchSemaphore(value: 0)
             let handle = scheduler.schedule(at: deadline) {
                 startedAt.set(SchedulerTime.monotonicNow())
@@ -78,7 +79,7 @@ import Testing
     @Test func cancellingDelayedWorkBeforeItIsDueStopsItAndReleasesItsClosure() {
         withEventLoop { loop in
             let scheduler = EventLoopScheduler(name: "cancel", eventLoop: loop)
-            let ran = Box(false)
+            let ran = Shared(false)
             weak var released: Capture?
             let handle: any Cancellable
             do {
@@ -101,8 +102,8 @@ import Testing
     @Test func repeatingWorkIsFixedDelayAndStopsWhenCancelled() {
         withEventLoop { loop in
             let scheduler = EventLoopScheduler(name: "repeating", eventLoop: loop)
-            let starts = Box<[Int64]>([])
-            let current = Box(true)
+            let starts = Shared<[Int64]>([])
+            let current = Shared(true)
             let fourth = DispatchSemaphore(value: 0)
             // Each tick works 15 ms; at a fixed rate of 10 ms ticks would start every 15 ms (back to back), at a fixed
             // delay every 25 ms (15 ms of work, then the 10 ms delay).
@@ -129,8 +130,8 @@ import Testing
     @Test func groupShutdownRunsQueuedPlainWorkAndFailsDelayedWork() {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let scheduler = EventLoopScheduler(name: "shutdown", eventLoop: group.next())
-        let plainRan = Box(false), delayedRan = Box(false)
-        let blocker = Blocker(scheduler)
+        let plainRan = Shared(false), delayedRan = Shared(false)
+        let blocker = Gate.blocking(scheduler)
         scheduler.schedule { plainRan.set(true) }
         let delayed = scheduler.schedule(at: scheduler.now + .seconds(3_600)) { delayedRan.set(true) }
         let shutDown = DispatchSemaphore(value: 0)

@@ -3,6 +3,7 @@ import NIOPosix
 import SchedulerKit
 import SchedulerKitNIO
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct NIOThreadPoolSchedulerTests {
@@ -21,8 +22,8 @@ import Testing
     @Test func workRunsWithTheSchedulerCurrentAndCannotBeCancelled() {
         withThreadPool { pool in
             let scheduler = NIOThreadPoolScheduler(name: "work", pool: pool)
-            let blocker = Blocker(scheduler)
-            let current = Box(false)
+            let blocker = Gate.blocking(scheduler)
+            let current = Shared(false)
             let ran = DispatchSemaphore(value: 0)
             let handle = scheduler.schedule {
                 current.set(Schedulers.current === scheduler)
@@ -47,7 +48,7 @@ import Testing
                 go.wait()
                 scheduler.shutdown()
             }
-            let ran = Box(0)
+            let ran = Shared(0)
             let queued = (0..<10).map { _ in scheduler.schedule { ran.update { $0 += 1 } } }
             go.signal()
             scheduler.shutdown()  // from outside: waits until the pool's threads ended and the queued items were told

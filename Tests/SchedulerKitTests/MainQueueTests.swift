@@ -1,5 +1,6 @@
 import Dispatch
 import SchedulerKit
+import TestSupport
 import Testing
 
 @Suite struct MainQueueTests {

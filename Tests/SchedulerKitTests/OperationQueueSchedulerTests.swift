@@ -1,6 +1,7 @@
 import Dispatch
 import SchedulerKit
 
+import TestSupport
 import Testing
 
 @Suite struct OperationQueueSchedulerTests {

@@ -1,5 +1,6 @@
 import SchedulerKit
 
+import TestSupport
 import Testing
 
 @Suite struct RepeatingWorkTests {

@@ -1,5 +1,6 @@
 import Dispatch
 import SchedulerKit
+import TestSupport
 import Testing
 
 /// An actor whose jobs run as tasks of a scheduler.

@@ -1,4 +1,5 @@
 import SchedulerKit
+import TestSupport
 import Testing
 
 @Suite struct SchedulersTests {

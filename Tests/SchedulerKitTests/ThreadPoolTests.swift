@@ -1,6 +1,8 @@
+import Foundation
 import Dispatch
 import SchedulerKit
 
+import TestSupport
 import Testing
 
 @Suite struct ThreadPoolTests {
@@ -248,5 +250,23 @@ import Testing
         #expect(eventually { ran.value == producers * perProducer })
         #expect(overlaps.value == 0)
         #expect(disorder.value == 0)
+    }
+
+    /// Workers are named `pool-<name>-<n>`, cut to Linux's 15 bytes in the middle so the number stays.
+    @Test func workersCarryTheirPoolsName() throws {
+        func names() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).compactMap {
+                (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
+        let short = ThreadPool(threadCount: 2, name: "named")
+        let long = ThreadPool(threadCount: 2, name: "a-rather-long-pool-name")
+        defer {
+            short.shutdown()
+            long.shutdown()
+        }
+        #expect(eventually { Set(["pool-named-0", "pool-named-1", "pool-a-rather-0", "pool-a-rather-1"]).isSubset(of: names()) },
+                "threads: \(names())")
     }
 }

@@ -1,4 +1,5 @@
 @testable import SchedulerKit
+import TestSupport
 import Testing
 
 @Suite struct TimerQueueTests {

@@ -53,50 +53,65 @@ public struct Calibration: Sendable {
     public var runs: Int
     public var cells: [CellKey: Entry]
     public var goals: [GoalKey: Entry]
+    /// What everything above is computed from: each figure in every calibration run (what the file keeps).
+    public let cellFigures: [CellKey: Figures]
+    public let goalFigures: [GoalKey: [Double]]
+
+    /// A cell's figure in each calibration run, and which figure it is.
+    public struct Figures: Sendable, Equatable {
+        public var values: [Double]
+        public var statistic: ComparedFigure.Statistic
+    }
 
     /// Weight, in runs' worth of degrees of freedom, of a family's pooled spread in each cell's moderated spread.
     static let poolWeight = 4.0
 
-    /// The calibration of `runs` (each one run's summary rows, and its evaluated goals), all of one machine, scale
-    /// and CPU set.
+    /// The calibration of `runs` (each one run's rows and rounds), all of one machine, scale and CPU set.
     public init(runs: [RunData], goals: [Goal] = Goal.all) throws {
         guard runs.count >= 2, let first = runs.first?.summary.first?.metadata else {
             throw BenchError("a calibration needs at least 2 runs")
         }
-        machine = first.machine
-        scale = first.scale
-        cpus = Self.cpuKey(first)
-        commit = first.gitCommit
-        self.runs = runs.count
-        var figures: [CellKey: [Double]] = [:]
-        var statistics: [CellKey: ComparedFigure.Statistic] = [:]
+        var cells: [CellKey: Figures] = [:]
+        var goalValues: [GoalKey: [Double]] = [:]
         for run in runs {
             for row in run.summary where !row.metric.isExactCount {
                 let figure = ComparedFigure(row)
-                figures[row.key, default: []].append(figure.value)
-                statistics[row.key] = figure.statistic
+                cells[row.key, default: Figures(values: [], statistic: figure.statistic)].values.append(figure.value)
             }
-        }
-        let complete = figures.filter { $0.value.count == runs.count }
-        let families = Dictionary(grouping: complete.keys) { key in
-            "\(key.workload) \(key.metric) \(statistics[key]!.rawValue) \(key.allocator.rawValue)"
-        }
-        cells = Self.moderated(complete, families: Array(families.values))
-        var goalFigures: [GoalKey: [Double]] = [:]
-        for run in runs {
             for allocator in run.allocators {
                 for result in GoalEvaluation.evaluate(goals, in: run, allocator: allocator, calibration: nil) {
                     guard let value = result.estimate?.value, result.goal.measure.isMeasured else { continue }
-                    goalFigures[GoalKey(goal: result.goal.id, allocator: allocator), default: []].append(value)
+                    goalValues[GoalKey(goal: result.goal.id, allocator: allocator), default: []].append(value)
                 }
             }
         }
-        let goalsComplete = goalFigures.filter { $0.value.count == runs.count }
-        self.goals = Self.moderated(goalsComplete, families: [Array(goalsComplete.keys)])
+        self.init(machine: first.machine, scale: first.scale, cpus: Self.cpuKey(first), commit: first.gitCommit,
+                  runs: runs.count, cellFigures: cells.filter { $0.value.values.count == runs.count },
+                  goalFigures: goalValues.filter { $0.value.count == runs.count })
     }
 
-    /// Each key's spread, moderated towards the pooled spread of the other members of its family: a family of one
-    /// lends nothing, and the cell keeps its own spread with its own few degrees of freedom.
+    /// The calibration of figures measured before (a file's `values`): the spreads are computed with this build's
+    /// method, so a better method needs no new runs.
+    public init(machine: String, scale: String, cpus: String, commit: String, runs: Int, cellFigures: [CellKey: Figures],
+                goalFigures: [GoalKey: [Double]]) {
+        self.machine = machine
+        self.scale = scale
+        self.cpus = cpus
+        self.commit = commit
+        self.runs = runs
+        self.cellFigures = cellFigures
+        self.goalFigures = goalFigures
+        let families = Dictionary(grouping: cellFigures.keys) { key in
+            "\(key.workload) \(key.metric) \(cellFigures[key]!.statistic.rawValue) \(key.allocator.rawValue)"
+        }
+        cells = Self.moderated(cellFigures.mapValues(\.values), families: Array(families.values))
+        // Goals are unrelated figures: each keeps its own spread.
+        goals = Self.moderated(goalFigures, families: goalFigures.keys.map { [$0] })
+    }
+
+    /// Each key's spread, moderated towards the spreads of the other members of its family: their median variance,
+    /// so that one very noisy member does not inflate the quiet ones. A family of one lends nothing, and its member
+    /// keeps its own spread with its own few degrees of freedom.
     private static func moderated<Key: Hashable>(_ figures: [Key: [Double]], families: [[Key]]) -> [Key: Entry] {
         var entries: [Key: Entry] = [:]
         for family in families {
@@ -113,7 +128,7 @@ public struct Calibration: Sendable {
                                                 values: figures[member.key]!)
                     continue
                 }
-                let pooled = others.map { $0.deviation * $0.deviation }.reduce(0, +) / Double(others.count)
+                let pooled = Statistics.median(others.map { $0.deviation * $0.deviation })
                 // The pool weighs as much as its members' degrees of freedom, up to `poolWeight`.
                 let weight = min(poolWeight, Double(others.count) * (runs - 1))
                 let variance = ((runs - 1) * member.deviation * member.deviation + weight * pooled) / (runs - 1 + weight)

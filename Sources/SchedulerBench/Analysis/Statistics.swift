@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// A figure with its 95 % interval.
 public struct Estimate: Sendable, Equatable {
@@ -51,14 +52,6 @@ public enum Statistics {
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
 
-    /// The value below which `fraction` of `sorted` lies (linear interpolation between neighbours).
-    public static func quantile(sorted: [Double], _ fraction: Double) -> Double {
-        precondition(!sorted.isEmpty, "quantile: no values")
-        let position = fraction * Double(sorted.count - 1)
-        let lower = Int(position.rounded(.down))
-        let upper = Swift.min(lower + 1, sorted.count - 1)
-        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
-    }
 
     /// The median of `values` with its distribution-free interval; an interval without bounds (−∞, ∞) when there
     /// are too few values for `confidence`, and a point when every value is the same.
@@ -124,7 +117,8 @@ public enum Statistics {
         let sorted = draws.sorted()
         guard !sorted.isEmpty else { return .exact(point) }
         let tail = (1 - confidence) / 2
-        return Estimate(value: point, low: quantile(sorted: sorted, tail), high: quantile(sorted: sorted, 1 - tail))
+        return Estimate(value: point, low: ToolSupport.quantile(sorted: sorted, tail),
+                        high: ToolSupport.quantile(sorted: sorted, 1 - tail))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// One deterministic cost of a backend: instructions per task on a path (no workload), or exact allocations or
 /// bytes per unit of work of a workload configuration.
@@ -109,6 +110,8 @@ public struct Thresholds: Sendable {
     /// Limits set to the measured costs: instructions rounded up, counts to two decimals.
     public static func measured(_ costs: [CostCell: Double]) -> Thresholds {
         Thresholds(limits: costs.mapValues { value in
+            // Instruction counts are in the hundreds or thousands: whole instructions. Counts per task are small
+            // averages: two decimals keep 1.0002 allocations from reading as a limit of 1.0002.
             value >= 100 ? value.rounded(.up) : (value * 100).rounded() / 100
         })
     }

@@ -9,15 +9,18 @@ public struct Backend: Sendable {
     public let wraps: BackendID?
     public let isReference: Bool
     public let capabilities: Capabilities
+    /// The name of the same scheduler in the conformance matrix (`conformance.csv`), for the report to join the two.
+    public let conformanceName: String?
     private let makeGroup: @Sendable () -> LaneGroup
 
     init(_ id: BackendID, summary: String, wraps: BackendID? = nil, isReference: Bool, capabilities: Capabilities,
-         makeGroup: @escaping @Sendable () -> LaneGroup) {
+         conformanceName: String? = nil, makeGroup: @escaping @Sendable () -> LaneGroup) {
         self.id = id
         self.summary = summary
         self.wraps = wraps
         self.isReference = isReference
         self.capabilities = capabilities
+        self.conformanceName = conformanceName
         self.makeGroup = makeGroup
     }
 
@@ -32,10 +35,11 @@ public struct Backend: Sendable {
     /// A scheduler backend; `lacking` removes what its traits do not say (e.g. handles that cannot cancel), `adding`
     /// what the bench's use of it adds to them.
     static func scheduler(_ id: BackendID, _ summary: String, wraps: BackendID?, traits: SchedulerTraits,
-                          lacking: Capabilities = [], adding: Capabilities = [],
+                          lacking: Capabilities = [], adding: Capabilities = [], conformanceName: String,
                           make: @escaping @Sendable () -> LaneGroup) -> Backend {
         Backend(id, summary: summary, wraps: wraps, isReference: false,
-                capabilities: Capabilities(traits: traits).subtracting(lacking).union(adding), makeGroup: make)
+                capabilities: Capabilities(traits: traits).subtracting(lacking).union(adding),
+                conformanceName: conformanceName, makeGroup: make)
     }
 
     /// A raw primitive or a floor, measured beside the schedulers.
@@ -49,31 +53,37 @@ extension Backend {
     /// Every backend and reference, in table order (the SwiftNIO ones are defined in `NIOBackends.swift`).
     public static let all: [Backend] = [
         .scheduler(.dispatch, "DispatchQueueScheduler: private serial queue targeting the default global queue",
-                   wraps: .rawDispatch, traits: DispatchQueueScheduler.traits) {
+                   wraps: .rawDispatch, traits: DispatchQueueScheduler.traits,
+                   conformanceName: "DispatchQueueScheduler") {
             LaneGroup { SchedulerLane(DispatchQueueScheduler(name: $0, targetQueue: .global())) }
         },
         .scheduler(.threadPool, "ThreadPoolScheduler on a fresh ThreadPool with one worker per core",
-                   wraps: .rawDispatch, traits: ThreadPoolScheduler.traits) {
+                   wraps: .rawDispatch, traits: ThreadPoolScheduler.traits,
+                   conformanceName: "ThreadPoolScheduler") {
             let pool = ThreadPool(name: "bench-pool")
             return LaneGroup(make: { SchedulerLane(pool.makeScheduler(name: $0)) }, close: { pool.shutdown() })
         },
         .scheduler(.operationQueue, "OperationQueueScheduler: OperationQueue with maxConcurrentOperationCount = 1",
-                   wraps: .rawOperationQueue, traits: OperationQueueScheduler.traits) {
+                   wraps: .rawOperationQueue, traits: OperationQueueScheduler.traits,
+                   conformanceName: "OperationQueueScheduler") {
             LaneGroup { SchedulerLane(OperationQueueScheduler(name: $0)) }
         },
         .scheduler(.immediate, "Schedulers.immediate: runs inline, trampolines nested work",
-                   wraps: .directCall, traits: ImmediateScheduler.traits) {
+                   wraps: .directCall, traits: ImmediateScheduler.traits,
+                   conformanceName: "ImmediateScheduler") {
             LaneGroup { _ in SchedulerLane(Schedulers.immediate) }
         },
         .scheduler(.subscription,
                    "Schedulers.subscription from a thread with no current scheduler: a background Dispatch scheduler",
                    // Its traits promise nothing (inline under a current scheduler), but the bench calls it from threads
                    // with none, where it always hands work to its background scheduler.
-                   wraps: .rawDispatch, traits: SubscriptionScheduler.traits, adding: .asynchronous) {
+                   wraps: .rawDispatch, traits: SubscriptionScheduler.traits, adding: .asynchronous,
+                   conformanceName: "SubscriptionScheduler") {
             LaneGroup { _ in SchedulerLane(Schedulers.subscription) }
         },
         .scheduler(.testScheduler, "TestScheduler: virtual time, driven by run() on the producing thread",
-                   wraps: nil, traits: TestScheduler.traits) {
+                   wraps: nil, traits: TestScheduler.traits,
+                   conformanceName: "TestScheduler") {
             LaneGroup { SchedulerLane(TestScheduler(name: $0)) }
         },
         nioEventLoop,

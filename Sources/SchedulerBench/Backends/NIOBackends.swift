@@ -12,7 +12,8 @@ extension Backend {
     static let nioEventLoop = Backend.scheduler(
         .nioEventLoop,
         "EventLoopScheduler (SchedulerKitNIO) on a fresh MultiThreadedEventLoopGroup, one loop per core; lanes take the loops in turn",
-        wraps: .rawNIOExecute, traits: EventLoopScheduler.traits, lacking: .cancellation
+        wraps: .rawNIOExecute, traits: EventLoopScheduler.traits, lacking: .cancellation,
+        conformanceName: "EventLoopScheduler"
     ) {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: Clock.cores)
         return LaneGroup(make: { SchedulerLane(EventLoopScheduler(name: $0, eventLoop: group.next())) },
@@ -22,7 +23,8 @@ extension Backend {
     static let nioThreadPool = Backend.scheduler(
         .nioThreadPool,
         "NIOThreadPoolScheduler (SchedulerKitNIO) on fresh one-thread NIOThreadPools (serial), one per core; lanes take the pools in turn",
-        wraps: nil, traits: NIOThreadPoolScheduler.traits(threadCount: 1), lacking: .cancellation
+        wraps: nil, traits: NIOThreadPoolScheduler.traits(threadCount: 1), lacking: .cancellation,
+        conformanceName: "NIOThreadPoolScheduler"
     ) {
         let pools = (0..<Clock.cores).map { _ in NIOThreadPool(numberOfThreads: 1) }
         for pool in pools { pool.start() }

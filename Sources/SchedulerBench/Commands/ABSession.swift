@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerKit
+import ToolSupport
 
 /// What `bench ab` was asked for.
 public struct ABRequest: Sendable {
@@ -27,16 +28,21 @@ public struct ABRequest: Sendable {
 
     public init(baseline: String) { self.baseline = baseline }
 
+    /// A day: a budget beyond it is a typing error, not a plan.
+    static let longestBudget: Double = 86_400
+    /// Two pairs make a ratio; beyond a thousand, another pair says nothing new.
+    static let pairsRange = 2...1_000
+
     /// Everything that can be checked before a build or a measurement starts.
     public func preflight() throws {
         guard minimumEffect > 0 && minimumEffect < 1 else {
             throw BenchError("--min-effect must be between 0 and 1 (a fraction, e.g. 0.05), got \(minimumEffect)")
         }
-        guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= 86_400 else {
-            throw BenchError("--budget must be between 1 and 86400 seconds, got \(budgetSeconds)")
+        guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= Self.longestBudget else {
+            throw BenchError("--budget must be between 1 and \(Int(Self.longestBudget)) seconds, got \(budgetSeconds)")
         }
-        guard (2...1_000).contains(minimumPairs), minimumPairs <= maximumPairs, maximumPairs <= 1_000 else {
-            throw BenchError("--pairs must be between 2 and 1000 (and at most --max-pairs), got \(minimumPairs)")
+        guard Self.pairsRange.contains(minimumPairs), minimumPairs <= maximumPairs, maximumPairs <= Self.pairsRange.upperBound else {
+            throw BenchError("--pairs must be between \(Self.pairsRange.lowerBound) and \(Self.pairsRange.upperBound), got \(minimumPairs)")
         }
         var run = RunRequest(backends: backends, workloads: workloads, scale: scale, rounds: rounds, allocator: .jemalloc,
                              cpus: cpus, outputDirectory: output)
@@ -65,9 +71,8 @@ public enum ABSession {
         if let cpus = request.cpus { try Machine.pin(to: cpus) }  // the children inherit it
         let baseline = try BaselineBuild.binary(for: baselineCommit, git: git, cache: request.cache, log: log)
         let candidate = try Tool.currentExecutable()
-        let scratchFolder = try ScratchFolder("ab")
-        defer { scratchFolder.remove() }
-        let scratch = scratchFolder.url
+        let scratch = try ScratchFolder("ab")
+        defer { scratch.remove() }
         let finished = Locked(0)
         Interruption.install { "after \(finished.withLock { $0 }) pairs; nothing was written" }
         let environment = Relaunch.childEnvironment(commandLine: commandLine)
@@ -81,7 +86,7 @@ public enum ABSession {
             let index = pairs.count
             var sides: [String: [SummaryRow]] = [:]
             for side in index.isMultiple(of: 2) ? ["A", "B"] : ["B", "A"] {
-                let folder = scratch.appendingPathComponent("\(index)-\(side)")
+                let folder = scratch.url.appendingPathComponent("\(index)-\(side)")
                 let child = RunRequest(backends: request.backends, workloads: request.workloads, scale: request.scale,
                                        rounds: request.rounds, allocator: .jemalloc, outputDirectory: folder.path,
                                        runID: "run")

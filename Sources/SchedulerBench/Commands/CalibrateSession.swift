@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerKit
+import ToolSupport
 
 /// `bench calibrate`: runs this build several times, exactly as asked (same workloads, scale, rounds and CPUs as the
 /// runs it will judge), and stores how far each figure moved between those runs, with the machine's fingerprint
@@ -15,9 +16,8 @@ public enum CalibrateSession {
         guard request.allocator != .both else { throw BenchError("calibrate one allocator at a time: --allocator jemalloc or system") }
         try request.preflight()
         try RunStore(root: resultsRoot).preflight()
-        let scratchFolder = try ScratchFolder("calibrate")
-        defer { scratchFolder.remove() }
-        let scratch = scratchFolder.url
+        let scratch = try ScratchFolder("calibrate")
+        defer { scratch.remove() }
         let finished = Locked(0)
         Interruption.install { "after \(finished.withLock { $0 }) of \(runs) runs; no calibration was written" }
         let environment = Relaunch.childEnvironment(commandLine: commandLine)
@@ -25,7 +25,7 @@ public enum CalibrateSession {
         let started = Date()
         for index in 1...runs {
             var child = request
-            child.outputDirectory = scratch.path
+            child.outputDirectory = scratch.url.path
             child.runID = "calibration-\(index)"
             log("calibration run \(index) of \(runs) (\(Int(Date().timeIntervalSince(started))) s so far)")
             do {
@@ -33,7 +33,7 @@ public enum CalibrateSession {
             } catch {
                 throw BenchError("calibration run \(index) failed (\(error)); no calibration was written")
             }
-            loaded.append(try RunData.load(scratch.appendingPathComponent(child.runID!).path))
+            loaded.append(try RunData.load(scratch.url.appendingPathComponent(child.runID!).path))
             finished.withLock { $0 = index }
         }
         let calibration = try Calibration(runs: loaded)
@@ -42,5 +42,15 @@ public enum CalibrateSession {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try AtomicFile.write(calibration.csv, to: file)
         return (file, calibration)
+    }
+
+    /// Rewrites a calibration file from the figures it keeps, with this build's method; returns the calibration.
+    public static func recompute(_ path: String) throws -> Calibration {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw BenchError("\(path) does not exist; name a file under Results/calibration/")
+        }
+        let calibration = try Calibration(contentsOf: path)
+        try AtomicFile.write(calibration.csv, to: URL(fileURLWithPath: path))
+        return calibration
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// `bench check`: the deterministic costs of every backend (instructions per task on the schedule and run paths,
 /// exact allocations and bytes per task of W9, allocations of every thread per unit of W11–W13), compared with the

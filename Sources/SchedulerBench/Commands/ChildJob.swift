@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerKit
+import ToolSupport
 
 /// Work that `bench` hands to a child process: of itself, or (for `bench ab`) of another build.
 ///
@@ -52,6 +53,7 @@ public enum ChildProcess {
 
     /// Runs a program, waits for it, and returns what it printed; throws with its status if it fails. An
     /// interruption of this process terminates it.
+    @discardableResult
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                     captureError: Bool) throws -> Output {
         let process = Process()
@@ -74,7 +76,7 @@ public enum ChildProcess {
         if captureError { errorReader.start() }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        if captureError { while !errorReader.isFinished { usleep(1_000) } }
+        if captureError { while !errorReader.isFinished { usleep(1_000) } }  // the reader ends with the child's pipe
         guard process.terminationStatus == 0 else {
             throw Failure(status: process.terminationStatus, standardError: errorText.withLock { $0 })
         }

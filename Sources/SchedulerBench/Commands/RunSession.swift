@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerKit
+import ToolSupport
 
 /// A request that cannot be carried out; its description is the one line the user sees.
 public struct BenchError: Error, CustomStringConvertible {
@@ -51,8 +52,8 @@ public struct RunRequest: Sendable, Equatable {
             policy.maximumRounds = max(policy.maximumRounds, rounds)
         }
         if let extraSeconds {
-            guard extraSeconds.isFinite, (0...86_400).contains(extraSeconds) else {
-                throw BenchError("--time-budget must be between 0 and 86400 seconds, got \(extraSeconds)")
+            guard extraSeconds.isFinite, (0...ABRequest.longestBudget).contains(extraSeconds) else {
+                throw BenchError("--time-budget must be between 0 and \(Int(ABRequest.longestBudget)) seconds, got \(extraSeconds)")
             }
             policy.extraSeconds = extraSeconds
         }
@@ -150,9 +151,8 @@ public enum RunSession {
                                    log: (String) -> Void) throws -> (URL, RunResults) {
         try request.preflight()
         let runID = request.runID ?? RunID.make(commit: (try? Command.output("git", ["rev-parse", "--short=12", "HEAD"])) ?? "unknown")
-        let scratchFolder = try ScratchFolder("allocators")
-        defer { scratchFolder.remove() }
-        let scratch = scratchFolder.url
+        let scratch = try ScratchFolder("allocators")
+        defer { scratch.remove() }
         let pass = Locked("")
         Interruption.install { "during the \(pass.withLock { $0 }) pass; nothing was written, the run is discarded" }
         var summaries: [SummaryRow] = []
@@ -160,7 +160,7 @@ public enum RunSession {
         for allocator in AllocatorChoice.both.passes {
             var child = request
             child.allocator = allocator
-            child.outputDirectory = scratch.path
+            child.outputDirectory = scratch.url.path
             child.runID = runID
             pass.withLock { $0 = allocator.rawValue }
             log("allocator pass: \(allocator.rawValue)")
@@ -169,7 +169,7 @@ public enum RunSession {
             } catch {
                 throw BenchError("the \(allocator.rawValue) pass failed (\(error)); nothing was written")
             }
-            let folder = scratch.appendingPathComponent(runID)
+            let folder = scratch.url.appendingPathComponent(runID)
             summaries += try SummaryRow.read(folder.appendingPathComponent("summary.csv").path)
             samples.append(try String(contentsOf: folder.appendingPathComponent("samples.csv"), encoding: .utf8))
             try FileManager.default.removeItem(at: folder)

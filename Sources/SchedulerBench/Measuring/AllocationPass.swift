@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// What an actor workload's allocation pass reports: allocations and size-class bytes of every thread (the caller's,
 /// the executor's workers, Swift's cooperative threads) per unit of work, counted exactly by jemalloc's arenas in

@@ -59,10 +59,9 @@ public struct InstructionCount: Sendable, Equatable {
     public static func measure(_ backends: [Backend], launcher: any ChildLauncher,
                                log: (String) -> Void) throws -> (counts: [InstructionCount], notLinear: [NotLinear]) {
         guard let valgrind = Tool.find("valgrind") else { throw Failure.valgrindMissing }
-        let scratchFolder = try ScratchFolder("instructions")
-        defer { scratchFolder.remove() }
-        let scratch = scratchFolder.url
-        let binary = try readableBinary(in: scratch)
+        let scratch = try ScratchFolder("instructions")
+        defer { scratch.remove() }
+        let binary = try readableBinary(in: scratch.url)
         var settings = ProcessInfo.processInfo.environment
         settings[Relaunch.marker] = "1"  // the probe must not re-execute itself under valgrind
         if let library = Jemalloc.installedLibrary { settings["LD_PRELOAD"] = library }
@@ -77,7 +76,7 @@ public struct InstructionCount: Sendable, Equatable {
             let outcome = Result { () throws -> [ProbeRun] in
                 var runs: [ProbeRun] = []
                 func probe() throws {
-                    let folder = scratch.appendingPathComponent("\(backend.id.rawValue)-\(runs.count)")
+                    let folder = scratch.url.appendingPathComponent("\(backend.id.rawValue)-\(runs.count)")
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                     let prefix = [valgrind, "--tool=callgrind", "--callgrind-out-file=\(folder.path)/callgrind.%p",
                                   "--dump-after=\(InstructionProbe.phasePattern)"]

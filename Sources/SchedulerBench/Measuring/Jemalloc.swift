@@ -30,14 +30,17 @@ public enum Jemalloc {
 
     public static var version: String? { cjemalloc_version().map { String(cString: $0) } }
 
+    /// A request large enough that no thread cache serves it from bytes it counted before.
+    static let proofBytes = 65_536
+
     /// Proof that malloc really is jemalloc: a 64 KiB allocation must move this thread's `thread.allocated` counter
     /// by at least that much. Returns a one-line description, or nil when jemalloc is not live.
     public static func liveProof() -> String? {
         guard isLive else { return nil }
-        let moved = cjemalloc_counted_bytes_of_malloc(65_536)
+        let moved = cjemalloc_counted_bytes_of_malloc(proofBytes)
         var statsEnabled = false
         _ = cjemalloc_read_bool("config.stats", &statsEnabled)
-        guard moved >= 65_536 else { return nil }
+        guard moved >= proofBytes else { return nil }
         return "jemalloc \(version ?? "?") is live: a 64 KiB malloc moved thread.allocated by \(moved) B; config.stats=\(statsEnabled)"
     }
 

@@ -1,3 +1,5 @@
+import ToolSupport
+
 extension ABAnalysis {
     /// `ab.csv`: one row per cell (`Docs/Results.md`).
     public var csv: String {

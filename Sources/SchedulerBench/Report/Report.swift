@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// `bench report`: regenerates `Results/REPORT.md` (and the charts, through `scripts/plot_results.sh`) from a run
 /// folder. Everything in the report comes from the run's CSV files; nothing is typed in by hand.
@@ -36,9 +37,10 @@ public enum Report {
         guard let metadata = run.metadata else { throw BenchError("\(choice.folder) has no rows; run bench first") }
         var written: [String] = []
         var chartFiles: [String] = []
-        if charts {
-            let summary = try RunStore.summaryFile(choice.folder)
-            chartFiles = try drawCharts(summary: summary, into: (choice.folder as NSString).appendingPathComponent("charts"), log: log)
+        if charts, let allocator = run.allocators.first {
+            let folder = (choice.folder as NSString).appendingPathComponent("charts")
+            chartFiles = try drawCharts(Charts.points(RunView(run: run, allocator: allocator)), allocator: allocator,
+                                        into: folder, log: log)
             written += chartFiles
         }
         // The conformance matrix beside it, when `bench conformance` wrote one there (for the NIO section).
@@ -62,21 +64,23 @@ public enum Report {
         return standardPath.hasPrefix(standardBase) ? String(standardPath.dropFirst(standardBase.count)) : standardPath
     }
 
-    static func drawCharts(summary: String, into folder: String, log: (String) -> Void) throws -> [String] {
+    /// Writes the charts' data to `<folder>/charts.csv` and has `scripts/plot_results.sh` draw it; returns the
+    /// files it drew, in the report's order.
+    static func drawCharts(_ points: [Charts.Point], allocator: AllocatorChoice, into folder: String,
+                           log: (String) -> Void) throws -> [String] {
         let script = "scripts/plot_results.sh"
         guard FileManager.default.isExecutableFile(atPath: script) else {
             throw BenchError("\(script) not found; run bench report from the repository root, or pass --no-charts")
         }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let data = (folder as NSString).appendingPathComponent("charts.csv")
+        try AtomicFile.write(Charts.csv(points, allocator: allocator), to: URL(fileURLWithPath: data))
         log("drawing charts with \(script) (creates .venv with matplotlib on first use)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = [summary, folder]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError("\(script) failed (exit \(process.terminationStatus)); see its output above, or pass --no-charts")
+        do {
+            try ChildProcess.run(script, [data, folder], captureError: false)
+        } catch {
+            throw BenchError("\(script) failed (\(error)); see its output above, or pass --no-charts")
         }
-        return ["throughput.png", "latency.png", "allocations.png", "actors.png", "idle_cpu.png"].map { "\(folder)/\($0)" }
-            .filter { FileManager.default.fileExists(atPath: $0) }
+        return Charts.Chart.allCases.map { "\(folder)/\($0.rawValue).png" }.filter { FileManager.default.fileExists(atPath: $0) }
     }
 }

@@ -83,18 +83,10 @@ extension Report {
 
     static func chartsSection(_ charts: [String], allocator: AllocatorChoice) -> String {
         guard !charts.isEmpty else { return "" }
-        let captions = [
-            "throughput": "Cost per task, hop or step by backend (median; bars span min to max over the rounds; log axis).",
-            "latency": "Schedule-to-start latency (W5, idle and saturated) and timer lateness (W6) percentiles, log axis.",
-            "allocations": "Allocations and bytes per scheduled task (W9, counted on the scheduling thread).",
-            "actors": "Actors and tasks (W11–W13): time per actor call (from the global executor and from the backend), per task and per "
-                + "actor round trip on each backend's executor beside default actors (log axis); below, allocations of every thread per unit.",
-            "idle_cpu": "CPU time (user + system) the process used while each backend sat idle after one task (W14): spinning shows here.",
-        ]
         var text = "## Charts (\(allocator.rawValue))\n\n"
         for chart in charts {
             let name = ((chart as NSString).lastPathComponent as NSString).deletingPathExtension
-            text += "![\(name)](\(chart))\n\n\(captions[name] ?? "")\n\n"
+            text += "![\(name)](\(chart))\n\n\(Charts.Chart(rawValue: name)?.caption ?? "")\n\n"
         }
         return text
     }

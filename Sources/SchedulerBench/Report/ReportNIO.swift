@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 extension Report {
     /// "SwiftNIO beside SchedulerKit": where NIO's event loop is ahead of SchedulerKit's backends and where it is behind,
@@ -9,22 +10,31 @@ extension Report {
         let findings = NIOFindings(view: view)
         guard findings.hasRows else { return [] }
         let aspects = findings.aspects()
-        return aspects.map(\.sentence) + [findings.tally(aspects), findings.conformance(conformance)].compactMap { $0 }
+        return aspects.map(\.sentence) + [findings.tally(aspects), NIOFindings.why, findings.conformance(conformance)].compactMap { $0 }
     }
 }
 
 /// One row of `conformance.csv` (written by `bench conformance`).
 struct ConformanceRow: Sendable, Equatable {
+    enum Outcome: String, Sendable {
+        case passed, failed, declared
+        case notApplicable = "n/a"
+    }
+
     var rule: String
+    /// The conformance backend's name (``Backend/conformanceName``).
     var backend: String
-    /// passed, failed, declared or n/a.
-    var outcome: String
+    var outcome: Outcome
     var detail: String
 
     /// Reads a `conformance.csv`.
     static func read(_ path: String) throws -> [ConformanceRow] {
-        try CSVTable(contentsOf: path, required: ["rule", "backend", "outcome", "detail"]).records.map {
-            ConformanceRow(rule: $0["rule"]!, backend: $0["backend"]!, outcome: $0["outcome"]!, detail: $0["detail"]!)
+        try CSVTable(contentsOf: path, required: ["rule", "backend", "outcome", "detail"]).records.map { record in
+            guard let outcome = Outcome(rawValue: try record.text("outcome")) else {
+                throw record.error("outcome is \"\(record["outcome"] ?? "")\", not passed, failed, declared or n/a")
+            }
+            return ConformanceRow(rule: try record.text("rule"), backend: try record.text("backend"), outcome: outcome,
+                                  detail: try record.text("detail"))
         }
     }
 }
@@ -35,8 +45,6 @@ struct NIOFindings {
     static let eventLoop = BackendID.nioEventLoop
     static let threadPool = BackendID.nioThreadPool
     static let ours: [BackendID] = [.threadPool, .dispatch]
-    /// The conformance backends of the NIO adapters, by bench backend.
-    static let conformanceNames: [BackendID: String] = [eventLoop: "EventLoopScheduler", threadPool: "NIOThreadPoolScheduler"]
 
     var hasRows: Bool { view.rows.contains { $0.backend == Self.eventLoop || $0.backend == Self.threadPool } }
 
@@ -54,38 +62,22 @@ struct NIOFindings {
 
     func aspects() -> [Aspect] {
         [
-            compare("throughput (W1)", .throughput, .nsPerTask, Parameters([:]), format: ns,
-                    behind: "each `execute` takes two locks (the loop's state and its task queue) and wakes an idle loop by writing its eventfd",
-                    oursHow: "pushes onto a lock-free queue",
-                    ahead: "a busy loop drains up to 4 096 queued closures per lock and needs no wake-up"),
-            compare("a hop (W4 round trip)", .pingPong, .nsPerRoundTrip, Parameters([:]), format: microseconds,
-                    behind: "an event loop is one thread, so every hop lands on the other loop's thread and, when that thread sleeps in epoll_wait, wakes it through its eventfd",
-                    oursHow: "lets a free worker that is still spinning take the next scheduler's task without a wake-up",
-                    ahead: "the loops' eventfd wake-ups were quicker than our hand-offs in this run"),
-            compare("start latency, idle (W5 p99)", .startLatency, .p99, Parameters([.load: 0]), format: microseconds,
-                    behind: "an idle loop sleeps in epoll_wait and every probe pays its wake-up",
-                    oursHow: "finds a worker still spinning after the previous probe",
-                    ahead: "waking the probe's own loop was quicker than our hand-off in this run"),
-            compare("start latency, saturated (W5 p99)", .startLatency, .p99, Parameters([.load: 1]), format: microseconds,
-                    behind: "a scheduler is pinned to its loop, so a probe waits behind the busy work on that loop's one thread",
-                    oursHow: "gives the probe's scheduler to whichever worker frees up first",
-                    ahead: "a probe waits only for the current task of its own loop"),
-            compare("timer lateness (W6 p99)", .timerLateness, .p99, Parameters([:]), format: microseconds,
-                    behind: "every firing goes through the loop's timerfd and a return from epoll_wait",
-                    oursHow: "sleeps on its condition variable with a time-out at the earliest deadline",
-                    ahead: "each loop sleeps on a timerfd armed for its earliest deadline and runs due timers on its own thread, with nothing to hand over"),
-            compare("allocations per task (W9)", .allocations, .allocsPerTask, Parameters([:]), format: count,
-                    behind: "the adapter adds a closure context (the scheduler and the work) to what NIO's queue allocates",
-                    oursHow: nil,
-                    ahead: "NIO's queue stores the closure itself, so the adapter's one allocation is the closure context that sets the current scheduler, where SchedulerKit allocates a task node that is also the cancellable handle"),
+            compare("throughput (W1)", .throughput, .nsPerTask, Parameters([:]), format: ns),
+            compare("a hop (W4 round trip)", .pingPong, .nsPerRoundTrip, Parameters([:]), format: microseconds),
+            compare("start latency, idle (W5 p99)", .startLatency, .p99, Parameters([.load: 0]), format: microseconds),
+            compare("start latency, saturated (W5 p99)", .startLatency, .p99, Parameters([.load: 1]), format: microseconds),
+            compare("timer lateness (W6 p99)", .timerLateness, .p99, Parameters([:]), format: microseconds),
+            compare("allocations per task (W9)", .allocations, .allocsPerTask, Parameters([:]), format: count),
         ].compactMap { $0 }
     }
 
+    /// Where the report sends a reader for the mechanisms behind each figure.
+    static let why = "Why each figure falls where it does: [`Docs/Schedulers.md`](../Docs/Schedulers.md#swiftnio-beside-schedulerkit-why-the-figures-differ)."
+
     /// `nio-eventloop` against the best of SchedulerKit's `ours` in one cell, beside the wrapped primitive and the NIO
-    /// thread pool where measured. `behind` says why NIO is behind, `oursHow` what `threadpool` does instead (said only
-    /// when it is the one ahead), `ahead` why NIO is ahead.
+    /// thread pool where measured.
     private func compare(_ label: String, _ workload: WorkloadID, _ metric: Metric, _ parameters: Parameters,
-                         format: (SummaryRow) -> String, behind: String, oursHow: String?, ahead: String) -> Aspect? {
+                         format: (SummaryRow) -> String) -> Aspect? {
         guard let nio = row(Self.eventLoop, workload, metric, parameters) else { return nil }
         let ours = Self.ours.compactMap { row($0, workload, metric, parameters) }
             .sorted { $0.summary.median.value < $1.summary.median.value }
@@ -100,14 +92,14 @@ struct NIOFindings {
         let nioAhead: Bool?
         switch view.versus(nio, best) {
         case .lower(let times):
-            verdict = "NIO is ahead, \(Format.short(times))x below `\(best.backend)`: \(ahead)"
+            verdict = "NIO is ahead, \(Format.short(times))x below `\(best.backend)`"
             nioAhead = true
         case .higher(let times):
-            let how = best.backend == .threadPool ? oursHow.map { "; `threadpool` \($0)" } ?? "" : ""
-            verdict = "SchedulerKit is ahead, `\(best.backend)` \(Format.short(times))x below NIO: \(behind)\(how)"
+            verdict = "SchedulerKit is ahead, `\(best.backend)` \(Format.short(times))x below NIO"
             nioAhead = false
         case .withinNoise:
-            verdict = nio.summary.median.value == best.summary.median.value ? "NIO is level with `\(best.backend)`" : "NIO is within noise of `\(best.backend)`"
+            verdict = nio.summary.median.value == best.summary.median.value ? "NIO is level with `\(best.backend)`"
+                : "NIO is within noise of `\(best.backend)`"
             nioAhead = nil
         }
         return Aspect(label: label, sentence: label.prefix(1).uppercased() + label.dropFirst() + ": "
@@ -133,36 +125,28 @@ struct NIOFindings {
         return text
     }
 
-    /// Why NIO does not keep a rule, for the rules it fails or declares by design.
-    static let nioReasons = [
-        "C1": "`execute`d and submitted work cannot be cancelled at all",
-        "C4": "`execute`d and submitted work cannot be cancelled at all",
-        "C2": "a delayed task's cancel is not truthful once the loop has taken the task into the batch it is running",
-        "T3": "due delayed work interleaves with plain work instead of queueing behind it",
-        "T6": "repeating work is fixed-delay",
-    ]
-
-    /// What the NIO adapters keep of the rules, from the conformance matrix, beside SchedulerKit's backends.
+    /// What the NIO adapters keep of the rules, from the conformance matrix, beside SchedulerKit's backends; each
+    /// failure and declaration with the matrix's own words.
     func conformance(_ matrix: [ConformanceRow]) -> String? {
-        let nioNames = Self.conformanceNames.sorted { $0.key < $1.key }
-        let parts = nioNames.compactMap { bench, name -> String? in
+        let adapters = [Self.eventLoop, Self.threadPool].compactMap { id in Backend.withID(id)?.conformanceName.map { (id, $0) } }
+        let parts = adapters.compactMap { bench, name -> String? in
             let mine = matrix.filter { $0.backend == name }
             guard !mine.isEmpty else { return nil }
-            let passed = mine.filter { $0.outcome == "passed" }.count
-            let failed = mine.filter { $0.outcome == "failed" }
-            let declared = mine.filter { $0.outcome == "declared" }.map(\.rule)
-            var text = "`\(name)` (`\(bench)`) passes \(passed) of the \(mine.filter { $0.outcome != "n/a" }.count) rules that apply"
+            let passed = mine.filter { $0.outcome == .passed }.count
+            let failed = mine.filter { $0.outcome == .failed }
+            let declared = mine.filter { $0.outcome == .declared }
+            var text = "`\(name)` (`\(bench)`) passes \(passed) of the \(mine.filter { $0.outcome != .notApplicable }.count) rules that apply"
             text += failed.isEmpty ? "" : "; fails " + failed.map { "\($0.rule) (\($0.detail))" }.joined(separator: ", ")
-            text += declared.isEmpty ? "" : "; declares " + declared.joined(separator: ", ")
+            text += declared.isEmpty ? "" : "; declares " + declared.map { "\($0.rule) (\($0.detail))" }.joined(separator: ", ")
             return text
         }
         guard !parts.isEmpty else { return nil }
-        let missed = Set(matrix.filter { row in nioNames.contains { $0.value == row.backend } && (row.outcome == "failed" || row.outcome == "declared") }.map(\.rule))
-        let why = Array(Set(missed.compactMap { Self.nioReasons[$0] })).sorted()
+        let missed = Set(matrix.filter { row in
+            adapters.contains { $0.1 == row.backend } && (row.outcome == .failed || row.outcome == .declared)
+        }.map(\.rule))
         var text = "Semantics (conformance matrix, [`CONFORMANCE.md`](CONFORMANCE.md)): " + parts.joined(separator: ". ") + "."
-        if !why.isEmpty { text += " In NIO " + why.joined(separator: "; ") + "." }
-        let ours = ["ThreadPoolScheduler", "DispatchQueueScheduler"].compactMap { name -> String? in
-            let kept = missed.sorted().filter { rule in matrix.contains { $0.backend == name && $0.rule == rule && $0.outcome == "passed" } }
+        let ours = Self.ours.compactMap { Backend.withID($0)?.conformanceName }.compactMap { name -> String? in
+            let kept = missed.sorted().filter { rule in matrix.contains { $0.backend == name && $0.rule == rule && $0.outcome == .passed } }
             return kept.isEmpty ? nil : "`\(name)` passes \(kept.joined(separator: ", "))"
         }
         if !ours.isEmpty { text += " " + ours.joined(separator: "; ") + "." }

@@ -1,12 +1,16 @@
 import Foundation
+import ToolSupport
 
 /// A calibration on disk: `Results/calibration/<scale>-<cpus>-<machine hash>.csv`, one row per calibrated figure,
 /// each naming the machine, scale and CPUs it holds for (`Docs/Results.md`).
 extension Calibration {
     static let columns = [
         "machine", "scale", "cpus", "commit", "runs", "kind", "allocator", "backend", "workload", "parameters", "metric",
-        "goal", "scale_of_spread", "deviation", "freedom", "compare_floor", "run_margin", "values",
+        "statistic", "goal", "scale_of_spread", "deviation", "freedom", "compare_floor", "run_margin", "values",
     ]
+    /// What a file must hold; the spreads and floors in it are for people, the tools recompute them from `values`.
+    static let requiredColumns = ["machine", "scale", "cpus", "commit", "runs", "kind", "allocator", "backend",
+                                  "workload", "parameters", "metric", "goal", "values"]
 
     /// Where the calibration for runs with `metadata` lives under `root`.
     public static func file(for metadata: RunMetadata, root: String) -> URL {
@@ -27,14 +31,15 @@ extension Calibration {
         let entry = { (value: Entry) in
             [value.onLogScale ? "log" : "absolute", Format.precise(value.deviation), Format.number(value.freedom),
              Format.number(value.compareFloor), Format.number(value.runMargin),
-             value.values.map(Format.number).joined(separator: " ")]
+             value.values.map(Format.precise).joined(separator: " ")]
         }
         let cellRows = cells.sorted { $0.key.description < $1.key.description }.map { key, value in
             common() + ["cell", key.allocator.rawValue, key.backend.rawValue, key.workload.rawValue,
-                        key.parameters.description, key.metric.name, ""] + entry(value)
+                        key.parameters.description, key.metric.name, cellFigures[key]?.statistic.rawValue ?? "", ""]
+                + entry(value)
         }
         let goalRows = goals.sorted { $0.key.goal < $1.key.goal }.map { key, value in
-            common() + ["goal", key.allocator.rawValue, "", "", "", "", key.goal.rawValue] + entry(value)
+            common() + ["goal", key.allocator.rawValue, "", "", "", "", "", key.goal.rawValue] + entry(value)
         }
         return CSV.encode([Self.columns] + cellRows + goalRows)
     }
@@ -47,34 +52,34 @@ extension Calibration {
         return calibration.applies(to: metadata) ? calibration : nil
     }
 
+    /// Reads a calibration file and computes its spreads anew from the figures it keeps.
     init(contentsOf path: String) throws {
-        let records = try CSVTable(contentsOf: path, required: Self.columns).records
+        let records = try CSVTable(contentsOf: path, required: Self.requiredColumns).records
         guard let first = records.first else { throw BenchError("\(path) is empty; run bench calibrate again") }
-        machine = try first.text("machine")
-        scale = try first.text("scale")
-        cpus = try first.text("cpus")
-        commit = try first.text("commit")
-        runs = Int(try first.number("runs"))
-        cells = [:]
-        goals = [:]
+        var cells: [CellKey: Figures] = [:]
+        var goals: [GoalKey: [Double]] = [:]
         for record in records {
-            let entry = Entry(deviation: try record.number("deviation"), onLogScale: record["scale_of_spread"] == "log",
-                              freedom: try record.number("freedom"),
-                              values: (record["values"] ?? "").split(separator: " ").compactMap { Double($0) })
+            let values = (record["values"] ?? "").split(separator: " ").compactMap { Double($0) }
             guard let allocator = AllocatorChoice(rawValue: try record.text("allocator")) else {
                 throw record.error("allocator is not jemalloc or system")
             }
             if record["kind"] == "goal" {
-                goals[GoalKey(goal: GoalID(rawValue: try record.text("goal")), allocator: allocator)] = entry
-            } else {
-                guard let parameters = Parameters(parsing: try record.text("parameters")) else {
-                    throw record.error("parameters are not name=value pairs")
-                }
-                let key = CellKey(allocator: allocator, backend: BackendID(rawValue: try record.text("backend")),
-                                  workload: WorkloadID(rawValue: try record.text("workload")), parameters: parameters,
-                                  metric: Metric.named(try record.text("metric")))
-                cells[key] = entry
+                goals[GoalKey(goal: GoalID(rawValue: try record.text("goal")), allocator: allocator)] = values
+                continue
             }
+            guard let parameters = Parameters(parsing: try record.text("parameters")) else {
+                throw record.error("parameters are not name=value pairs")
+            }
+            let backend = BackendID(rawValue: try record.text("backend"))
+            let key = CellKey(allocator: allocator, backend: backend, workload: WorkloadID(rawValue: try record.text("workload")),
+                              parameters: parameters, metric: Metric.named(try record.text("metric")))
+            // Files written before the column existed: a backend with a reference row is compared by its ratio.
+            let statistic = record["statistic"].flatMap(ComparedFigure.Statistic.init(rawValue:))
+                ?? (Backend.withID(backend)?.wraps == nil ? .median : .ratioToReference)
+            cells[key] = Figures(values: values, statistic: statistic)
         }
+        self.init(machine: try first.text("machine"), scale: try first.text("scale"), cpus: try first.text("cpus"),
+                  commit: try first.text("commit"), runs: Int(try first.number("runs")), cellFigures: cells,
+                  goalFigures: goals)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// A run as stored: its summary rows and, where `samples.csv` is beside them, every round's value of every cell
 /// (goals and re-analyses pair rounds; the summary alone cannot).

@@ -1,4 +1,6 @@
+import CBenchSystem
 import Foundation
+import ToolSupport
 
 /// Where runs are kept: one folder per run under a results root, written whole or not at all.
 ///
@@ -58,7 +60,7 @@ public struct RunStore: Sendable {
             for (name, text) in files.sorted(by: { $0.key < $1.key }) {
                 try Data(text.utf8).write(to: partial.appendingPathComponent(name))
             }
-            try AtomicFile.renameWithoutReplacing(partial, to: folder)
+            try Self.renameWithoutReplacing(partial, to: folder)
         } catch {
             try? FileManager.default.removeItem(at: partial)
             throw error
@@ -81,6 +83,16 @@ public struct RunStore: Sendable {
             throw BenchError("\(path) does not exist; name a run folder (Results/<run-id>) or its summary.csv")
         }
         return isFolder.boolValue ? (path as NSString).appendingPathComponent("summary.csv") : path
+    }
+
+    /// Renames `from` to `to` unless `to` exists (then throws; nothing is replaced).
+    static func renameWithoutReplacing(_ from: URL, to: URL) throws {
+        let status = cbench_rename_noreplace(from.path, to.path)
+        guard status == 0 else {
+            throw BenchError(status == -EEXIST
+                ? "\(to.path) already exists; results are never overwritten"
+                : "cannot move \(from.lastPathComponent) to \(to.path): \(String(cString: strerror(-status)))")
+        }
     }
 
     static func reason(_ error: any Error) -> String {

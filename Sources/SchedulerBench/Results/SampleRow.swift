@@ -1,3 +1,5 @@
+import ToolSupport
+
 /// One row of `samples.csv`: one round's value of one metric, with what the round looked like, so that anyone can
 /// re-analyse a run (`Docs/Results.md`).
 public struct SampleRow: Sendable, Equatable {

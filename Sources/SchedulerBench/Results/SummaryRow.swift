@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// One row of `summary.csv`: one (allocator, backend, workload, parameters, metric) cell of one run
 /// (`Docs/Results.md` describes every column).
@@ -41,9 +42,11 @@ public struct SummaryRow: Sendable, Equatable {
         self.summary = summary
     }
 
-    public static let percentileColumns: [(column: String, metric: Metric)] = [
-        ("p50", .p50), ("p90", .p90), ("p99", .p99), ("p99.9", .p999), ("p_max", .maxLatency),
-    ]
+    /// The percentile columns: each percentile metric's name, but `p_max` for the maximum (a column named `max` is
+    /// the rounds' maximum).
+    public static let percentileColumns: [(column: String, metric: Metric)] = Metric.latencyPercentiles.map { entry in
+        (entry.metric == .maxLatency ? "p_max" : entry.metric.name, entry.metric)
+    }
 
     public static let columns = RunMetadata.columns + [
         "allocator", "backend", "reference", "workload", "workload_name", "parameters", "metric", "unit", "better",

@@ -1,4 +1,5 @@
 import SchedulerKit
+import ToolSupport
 
 extension Workload {
     /// W7: every task is cancelled right after `schedule` returns (`cancelled_pct=100`: the cost of a

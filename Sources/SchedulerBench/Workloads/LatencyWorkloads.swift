@@ -66,6 +66,9 @@ extension Workload {
 /// never be empty, and Dispatch's serial queues then starve every other queue on a 2-core machine; feeding from
 /// outside leaves the lane empty for a moment between tasks, as real load does.
 private final class Load: Sendable {
+    /// Each load task's length: long beside a hand-off (a few µs), short beside a time slice (milliseconds), so that
+    /// probes queue behind real work without the load hogging a core for a slice.
+    static let taskNanoseconds: UInt64 = 20_000
     private let flag = StopFlag()
     private let stopped: Countdown
 
@@ -80,7 +83,7 @@ private final class Load: Sendable {
         let finished = DispatchSemaphore(value: 0)
         while !flag.isStopped {
             lane.submit {
-                Clock.spin(nanoseconds: 20_000)
+                Clock.spin(nanoseconds: Load.taskNanoseconds)
                 finished.signal()
             }
             finished.wait()

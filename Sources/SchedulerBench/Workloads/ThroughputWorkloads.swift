@@ -1,6 +1,7 @@
 import Foundation
 import SchedulerKit
 import Synchronization
+import ToolSupport
 
 extension Workload {
     /// W1: one producer schedules empty tasks (a counter decrement) onto one serial lane and waits for the last.
@@ -52,7 +53,7 @@ extension Workload {
         let lane = lanes.lane("w2")
         let done = Countdown(tasks)
         let start = Atomic<UInt64>(0)
-        runProducers(producers, released: { start.store(Clock.now(), ordering: .relaxed) }) { index in
+        Producers.run(producers, released: { start.store(Clock.now(), ordering: .relaxed) }) { index in
             let share = tasks / producers + (index < tasks % producers ? 1 : 0)
             for _ in 0..<share { lane.submit { done.tick() } }
         }

@@ -15,11 +15,14 @@ public struct RoundResult: Sendable {
 
     /// Latency samples (nanoseconds, already corrected for the clock's own cost) summarised by HdrHistogram.
     static func latencies(_ samples: [UInt64]) -> RoundResult {
-        var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+        var histogram = Histogram<UInt64>(highestTrackableValue: highestLatency, numberOfSignificantValueDigits: .three)
         histogram.autoResize = true
         for sample in samples { _ = histogram.record(max(1, sample)) }
         return RoundResult(values: percentiles(of: histogram), histogram: histogram)
     }
+
+    /// A minute, in nanoseconds: the histogram grows beyond it if it must (`autoResize`), so this only sizes it.
+    static let highestLatency: UInt64 = 60_000_000_000
 
     static func percentiles(of histogram: Histogram<UInt64>) -> [Metric: Double] {
         var values: [Metric: Double] = [:]

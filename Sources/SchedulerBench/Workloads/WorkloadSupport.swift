@@ -5,6 +5,7 @@ import Dispatch
 import Foundation
 import SchedulerKit
 import Synchronization
+import ToolSupport
 
 /// Counts finished tasks down to zero and wakes the waiter once, when the last one finishes.
 final class Countdown: Sendable {
@@ -70,7 +71,10 @@ enum Clock {
     @inline(__always) static func now() -> UInt64 { UInt64(SchedulerTime.monotonicNow().nanoseconds) }
 
     /// The median cost of one clock read, measured from back-to-back reads; subtracted from latency samples.
-    static func readOverhead(samples: Int = 20_001) -> Double {
+    /// Enough back-to-back reads that the median shrugs off the reads a preemption stretched (odd: one middle).
+    static let overheadSamples = 20_001
+
+    static func readOverhead(samples: Int = overheadSamples) -> Double {
         var gaps: [Double] = []
         gaps.reserveCapacity(samples)
         for _ in 0..<samples {
@@ -84,52 +88,6 @@ enum Clock {
     static func spin(nanoseconds: UInt64) {
         let end = now() + nanoseconds
         while now() < end {}
-    }
-}
-
-/// Runs `count` producer threads that start together: each is created and parked first, then all are released
-/// at once (the moment `body` starts measuring), and this returns when all have finished.
-func runProducers(_ count: Int, released: () -> Void = {}, _ body: @escaping @Sendable (Int) -> Void) {
-    let ready = DispatchSemaphore(value: 0)
-    let finished = DispatchGroup()
-    let gate = StopFlag()
-    for index in 0..<count {
-        finished.enter()
-        let thread = Thread {
-            ready.signal()
-            while !gate.isStopped { sched_yield() }
-            body(index)
-            finished.leave()
-        }
-        thread.start()
-    }
-    for _ in 0..<count { ready.wait() }
-    released()
-    gate.stop()
-    finished.wait()
-}
-
-/// Resident memory of this process from /proc/self/status (Linux).
-enum ResidentMemory {
-    /// Current resident set size, in bytes.
-    static var current: UInt64? { field("VmRSS:") }
-    /// Peak resident set size since start or since ``resetPeak()``, in bytes.
-    static var peak: UInt64? { field("VmHWM:") }
-
-    /// Resets the peak to the current size (writing 5 to /proc/self/clear_refs); false where the kernel refuses.
-    @discardableResult
-    static func resetPeak() -> Bool {
-        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
-        defer { try? handle.close() }
-        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
-    }
-
-    private static func field(_ name: String) -> UInt64? {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
-              let kilobytes = UInt64(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        else { return nil }
-        return kilobytes * 1024
     }
 }
 

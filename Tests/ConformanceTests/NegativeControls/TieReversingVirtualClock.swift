@@ -2,9 +2,19 @@ import SchedulerConformance
 import SchedulerKit
 
 /// Negative control for V: a virtual clock that runs tasks by due time but, among equal due times, newest first
-/// (an unstable heap, as in RAC's test scheduler and swift-composable-architecture#94).
+/// (an unstable heap, as in RAC's test scheduler and swift-composable-architecture#94). With
+/// `countsTicksThatEnd: false` it keeps ties in order and has another defect instead, the one SchedulerKit's own
+/// `TestScheduler.step()` had: a repeating tick that cancels itself is not counted as the step, so the step runs a
+/// second task.
 final class TieReversingVirtualClock: VirtualTimeDriver {
     let name = "tie-reversing"
+    private let reversesTies: Bool
+    private let countsTicksThatEnd: Bool
+
+    init(reversesTies: Bool = true, countsTicksThatEnd: Bool = true) {
+        self.reversesTies = reversesTies
+        self.countsTicksThatEnd = countsTicksThatEnd
+    }
     var traits: SchedulerTraits { [.serial, .timed, .repeating, .fixedRate, .virtualTime, .setsCurrent] }
 
     private enum Entry {
@@ -30,8 +40,9 @@ final class TieReversingVirtualClock: VirtualTimeDriver {
             buckets[due, default: []].append(entry)
         }
 
-        mutating func popDue(by limit: SchedulerTime) -> (SchedulerTime, Entry)? {
-            guard let due = dues.last, due <= limit, let entry = buckets[due]?.popLast() else { return nil }
+        mutating func popDue(by limit: SchedulerTime, newestFirst: Bool) -> (SchedulerTime, Entry)? {
+            guard let due = dues.last, due <= limit, buckets[due]?.isEmpty == false else { return nil }
+            let entry = newestFirst ? buckets[due]!.removeLast() : buckets[due]!.removeFirst()
             if buckets[due]!.isEmpty {
                 buckets[due] = nil
                 dues.removeLast()
@@ -76,14 +87,14 @@ final class TieReversingVirtualClock: VirtualTimeDriver {
     }
 
     private func runNext(by limit: SchedulerTime) -> Bool {
-        while let (due, entry) = state.withLock({ $0.popDue(by: limit) }) {
+        while let (due, entry) = state.withLock({ $0.popDue(by: limit, newestFirst: reversesTies) }) {
             switch entry {
             case .once(let task):
                 if Schedulers.performAsCurrent(self, { task.run() }) { return true }
             case .tick(let repeating, let interval):
                 let tick = Schedulers.performAsCurrent(self) { repeating.runTick() }
                 if tick.goesOn { state.withLock { $0.insert(.tick(repeating, interval: interval), at: due + interval) } }
-                if tick.ran { return true }
+                if countsTicksThatEnd ? tick.ran : tick.goesOn { return true }
             }
         }
         return false

@@ -1,6 +1,7 @@
 import Foundation
 
-/// RFC 4180 CSV: fields with a comma, quote, CR or LF are quoted, quotes doubled, records end in CRLF.
+/// RFC 4180 CSV, the one reader and writer of every CSV file the kit and the bench write: fields with a comma, a quote,
+/// a carriage return or a line feed are quoted and their quotes doubled; records end in CRLF.
 public enum CSV {
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
@@ -10,7 +11,9 @@ public enum CSV {
         rows.map { $0.map(quote).joined(separator: ",") + "\r\n" }.joined()
     }
 
+    /// A field as it stands in a record: quoted when it holds a comma, a quote, a carriage return or a line feed.
     static func quote(_ field: String) -> String {
+        // "\r\n" is one Character in Swift, so it is listed beside "\r" and "\n".
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
             return field
         }
@@ -114,21 +117,21 @@ public struct CSVRecord: Sendable {
 
     public subscript(_ column: String) -> String? { fields[column] }
 
-    func error(_ what: String) -> CSV.ParseError {
+    public func error(_ what: String) -> CSV.ParseError {
         CSV.ParseError(description: "\(source.isEmpty ? "" : source + ": ")record \(row): \(what)")
     }
 
-    func text(_ column: String) throws -> String {
+    public func text(_ column: String) throws -> String {
         guard let text = fields[column] else { throw error("no \(column) column") }
         return text
     }
 
-    func number(_ column: String) throws -> Double {
+    public func number(_ column: String) throws -> Double {
         guard let value = fields[column].flatMap(Double.init) else {
             throw error("\(column) is \"\(fields[column] ?? "")\", not a number")
         }
         return value
     }
 
-    func optionalNumber(_ column: String) -> Double? { fields[column].flatMap(Double.init) }
+    public func optionalNumber(_ column: String) -> Double? { fields[column].flatMap(Double.init) }
 }

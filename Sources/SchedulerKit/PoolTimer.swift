@@ -1,0 +1,49 @@
+/// A timer heap entry: one-shot work, or the next tick of repeating work.
+enum PoolTimer {
+    case once(ThreadPoolScheduler, ScheduledWork)
+    case tick(PoolRepeating)
+
+    var isDead: Bool {
+        switch self {
+        case .once(_, let task): task.isCancelled
+        case .tick(let repeating): repeating.work.isCancelled
+        }
+    }
+
+    func cancel() {
+        switch self {
+        case .once(_, let task): task.cancel()
+        case .tick(let repeating): repeating.work.cancel()
+        }
+    }
+
+    /// The task to queue when the entry is due (nil if cancelled).
+    func task(due: SchedulerTime, core: ThreadPoolCore) -> (ThreadPoolScheduler, ScheduledWork?) {
+        switch self {
+        case .once(let scheduler, let task):
+            return (scheduler, task.isCancelled ? nil : task)
+        case .tick(let repeating):
+            guard !repeating.work.isCancelled else { return (repeating.scheduler, nil) }
+            return (repeating.scheduler, ScheduledWork { [core] in
+                if repeating.work.runTick().goesOn { core.rearm(repeating, after: due) }
+            })
+        }
+    }
+}
+
+/// Repeating work on a pool: its grid and its place among equal deadlines.
+final class PoolRepeating: Sendable {
+    let scheduler: ThreadPoolScheduler
+    let work: RepeatingWork
+    let start: SchedulerTime
+    let interval: Duration
+    let sequence: UInt64
+
+    init(scheduler: ThreadPoolScheduler, work: RepeatingWork, start: SchedulerTime, interval: Duration, sequence: UInt64) {
+        self.scheduler = scheduler
+        self.work = work
+        self.start = start
+        self.interval = interval
+        self.sequence = sequence
+    }
+}
