@@ -2,7 +2,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -92,7 +92,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SchedulerBenchTests", dependencies: ["SchedulerBench", "SchedulerKit", "ToolSupport", "TestSupport"],
+            name: "SchedulerBenchTests",
+            dependencies: ["SchedulerBench", "SchedulerKit", "ToolSupport", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -7,10 +7,11 @@ struct ABCommand: ParsableCommand {
         commandName: "ab",
         abstract: "Did my change make it faster? Alternate the baseline's and the working tree's bench, cell by cell.",
         discussion: """
-        Builds the baseline revision in a git worktree (cached under .build-ab/), then runs its `bench run` and this \
-        build's alternately as separate processes (A B, B A, ...) and judges each cell on the pairs' ratios B/A. \
-        Narrow it with --backend and --workload: every pair runs the whole selection twice.
-        """
+            Builds the baseline revision in a git worktree (cached under .build-ab/), then runs its `bench run` \
+            and this \
+            build's alternately as separate processes (A B, B A, ...) and judges each cell on the pairs' ratios B/A. \
+            Narrow it with --backend and --workload: every pair runs the whole selection twice.
+            """
     )
 
     @Option(name: .long, help: "The git revision to compare with (A), e.g. HEAD, main or a commit.")
@@ -66,11 +67,13 @@ struct ABCommand: ParsableCommand {
 struct CalibrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
-        abstract: "Measure this machine's run-to-run noise: run this build several times and store each figure's spread.",
+        abstract:
+            "Measure this machine's run-to-run noise: run this build several times and store each figure's spread.",
         discussion: """
-        Use the same selection, scale and --cpus as the runs you will compare: a calibration holds only for runs of \
-        its kind. Writes Results/calibration/<scale>-cpus<list>-<machine>.csv, which bench compare and bench report read.
-        """
+            Use the same selection, scale and --cpus as the runs you will compare: a calibration holds only for \
+            runs of its kind. Writes Results/calibration/<scale>-cpus<list>-<machine>.csv, which bench compare \
+            and bench report read.
+            """
     )
 
     @OptionGroup var measure: MeasureOptions
@@ -84,7 +87,9 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .long, help: "The results folder that receives calibration/.")
     var results: String = "Results"
 
-    @Option(name: .long, help: "Rewrite this calibration file from the figures it keeps, with this build's method (no runs).")
+    @Option(
+        name: .long,
+        help: "Rewrite this calibration file from the figures it keeps, with this build's method (no runs).")
     var recompute: String?
 
     func run() throws {
@@ -96,21 +101,25 @@ struct CalibrateCommand: ParsableCommand {
         if let recompute {
             (file, calibration) = (URL(fileURLWithPath: recompute), try CalibrateSession.recompute(recompute))
         } else {
-            (file, calibration) = try CalibrateSession.perform(try measure.request(allocator: choice), runs: runs,
-                                                               resultsRoot: results, launcher: BenchLauncher(),
-                                                               commandLine: Console.commandLine) { Console.error("bench: \($0)") }
+            (file, calibration) = try CalibrateSession.perform(
+                try measure.request(allocator: choice), runs: runs,
+                resultsRoot: results, launcher: BenchLauncher(),
+                commandLine: Console.commandLine
+            ) { Console.error("bench: \($0)") }
         }
         let floors = calibration.cells.values.filter(\.onLogScale).map(\.compareFloor).sorted()
         let median = floors.isEmpty ? 0 : floors[floors.count / 2]
-        print("Calibrated \(calibration.cells.count) cells and \(calibration.goals.count) goals from \(calibration.runs) runs; "
-              + "median floor ±\(Format.short(median * 100)) %. Wrote \(file.path).")
+        print(
+            "Calibrated \(calibration.cells.count) cells and \(calibration.goals.count) goals from \(calibration.runs) runs; "
+                + "median floor ±\(Format.short(median * 100)) %. Wrote \(file.path).")
     }
 }
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Compare instructions and exact allocations per task with the committed thresholds; fail on a regression."
+        abstract:
+            "Compare instructions and exact allocations per task with the committed thresholds; fail on a regression."
     )
 
     @Option(name: .long, help: "Backends to check (default: all).")
@@ -119,17 +128,23 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: "The folder of the thresholds files (one per toolchain and architecture).")
     var thresholds: String = "Benchmarks/thresholds"
 
-    @Flag(name: .long, help: "Rewrite this toolchain's thresholds from this measurement (review the diff before committing).")
+    @Flag(
+        name: .long,
+        help: "Rewrite this toolchain's thresholds from this measurement (review the diff before committing).")
     var update = false
 
     func run() throws {
-        let outcome = try CheckSession.perform(backends: try Selection.backends(backend), thresholdsFolder: thresholds,
-                                               update: update, launcher: BenchLauncher()) { Console.error("bench: \($0)") }
+        let outcome = try CheckSession.perform(
+            backends: try Selection.backends(backend), thresholdsFolder: thresholds,
+            update: update, launcher: BenchLauncher()
+        ) { Console.error("bench: \($0)") }
         var table = TextTable(["backend", "workload", "parameters", "metric", "measured", "limit", "verdict"])
         for line in outcome.lines {
-            table.add([line.cell.backend.rawValue, line.cell.workload?.rawValue ?? "-", line.cell.parameters.description,
-                       line.cell.metric.name, Format.short(line.measured), line.limit.map(Format.short) ?? "-",
-                       line.verdict.rawValue])
+            table.add([
+                line.cell.backend.rawValue, line.cell.workload?.rawValue ?? "-", line.cell.parameters.description,
+                line.cell.metric.name, Format.short(line.measured), line.limit.map(Format.short) ?? "-",
+                line.verdict.rawValue,
+            ])
         }
         print(table.render())
         for backend in outcome.notCounted { print("\(backend.backend): instructions not counted, \(backend.reason)") }

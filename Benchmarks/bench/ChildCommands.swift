@@ -47,7 +47,9 @@ struct CountAllocationsCommand: ParsableCommand {
     @Option(name: .long) var scale: String = Scale.full.rawValue
 
     func run() throws {
-        guard let scale = Scale(rawValue: scale) else { throw BenchError("unknown scale '\(scale)'; use full, quick or smoke") }
+        guard let scale = Scale(rawValue: scale) else {
+            throw BenchError("unknown scale '\(scale)'; use full, quick or smoke")
+        }
         let output = try AllocationPass.countInChild(
             backends: try Selection.backends(backend) ?? Backend.all.map(\.id),
             workloads: try Selection.workloads(workload) ?? Workload.all.map(\.id), scale: scale

@@ -6,14 +6,17 @@ import ToolSupport
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Compare two stored runs (B against A); mark only differences above this machine's calibrated noise floor."
+        abstract:
+            "Compare two stored runs (B against A); mark only differences above this machine's calibrated noise floor."
     )
 
     @Argument(help: "The baseline run: a run folder or its summary.csv (A).") var before: String
     @Argument(help: "The run to judge: a run folder or its summary.csv (B).") var after: String
     @Option(name: .long, help: "The results folder that holds calibration/ (bench calibrate).")
     var results: String = "Results"
-    @Option(name: .long, help: "Also write the comparison, with both runs' ids, commits and this command, to this Markdown file.")
+    @Option(
+        name: .long,
+        help: "Also write the comparison, with both runs' ids, commits and this command, to this Markdown file.")
     var output: String?
 
     func run() throws {
@@ -21,7 +24,8 @@ struct CompareCommand: ParsableCommand {
         let calibration = try afterRows.first.flatMap { try Calibration.load(for: $0.metadata, root: results) }
         let comparison = Comparison(before: beforeRows, after: afterRows, calibration: calibration)
         guard !comparison.lines.isEmpty else {
-            throw BenchError("\(before) and \(after) have no cell in common (same backend, workload, parameters, metric, allocator)")
+            throw BenchError(
+                "\(before) and \(after) have no cell in common (same backend, workload, parameters, metric, allocator)")
         }
         print(comparison.render())
         guard let output else { return }
@@ -34,10 +38,13 @@ struct CompareCommand: ParsableCommand {
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Regenerate Results/REPORT.md and its charts from a run folder (default: the newest complete full run)."
+        abstract:
+            "Regenerate Results/REPORT.md and its charts from a run folder (default: the newest complete full run)."
     )
 
-    @Option(name: .customLong("run"), help: "The run folder to report on (default: the newest complete full run under --results).")
+    @Option(
+        name: .customLong("run"),
+        help: "The run folder to report on (default: the newest complete full run under --results).")
     var runFolder: String?
 
     @Option(name: .long, help: "The results folder.")
@@ -49,7 +56,9 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         let choice = try Report.choose(runFolder: runFolder, resultsDirectory: results)
         Console.error("bench: reporting on \(choice.folder): \(choice.reason)")
-        let written = try Report.generate(choice, resultsDirectory: results, charts: !noCharts) { Console.error("bench: \($0)") }
+        let written = try Report.generate(choice, resultsDirectory: results, charts: !noCharts) {
+            Console.error("bench: \($0)")
+        }
         print("Wrote \(written.joined(separator: ", "))")
     }
 }

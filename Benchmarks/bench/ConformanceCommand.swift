@@ -16,7 +16,9 @@ struct ConformanceCommand: ParsableCommand {
     @Option(name: .long, help: "Directory for conformance.csv and CONFORMANCE.md.")
     var output: String = "Results"
 
-    @Option(name: .long, help: "The page of every rule with why it matters and what it catches (written when every rule runs).")
+    @Option(
+        name: .long,
+        help: "The page of every rule with why it matters and what it catches (written when every rule runs).")
     var rulesPage: String = "Docs/Rules.md"
 
     @Option(name: .long, parsing: .upToNextOption, help: "Only these rule ids (e.g. C2 T4); default: all.")
@@ -31,11 +33,13 @@ struct ConformanceCommand: ParsableCommand {
     func validate() throws {
         let ruleIDs = Set(ConformanceRules.all.map(\.id))
         if let unknown = rule.first(where: { !ruleIDs.contains($0) }) {
-            throw ValidationError("unknown rule '\(unknown)'; known: \(ConformanceRules.all.map(\.id).joined(separator: " "))")
+            throw ValidationError(
+                "unknown rule '\(unknown)'; known: \(ConformanceRules.all.map(\.id).joined(separator: " "))")
         }
         let names = Set(Self.backends.map(\.name))
         if let unknown = backend.first(where: { !names.contains($0) }) {
-            throw ValidationError("unknown backend '\(unknown)'; known: \(Self.backends.map(\.name).joined(separator: " "))")
+            throw ValidationError(
+                "unknown backend '\(unknown)'; known: \(Self.backends.map(\.name).joined(separator: " "))")
         }
     }
 
@@ -43,18 +47,25 @@ struct ConformanceCommand: ParsableCommand {
         let rules = rule.isEmpty ? ConformanceRules.all : ConformanceRules.all.filter { rule.contains($0.id) }
         let backends = backend.isEmpty ? Self.backends : Self.backends.filter { backend.contains($0.name) }
         let results = ConformanceReport.run(rules: rules, backends: backends) { result, done, total in
-            FileHandle.standardError.write(Data("\r[\(done)/\(total)] \(result.ruleID) · \(result.backendName): \(result.outcome.label)\u{1B}[K".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "\r[\(done)/\(total)] \(result.ruleID) · \(result.backendName): \(result.outcome.label)\u{1B}[K"
+                        .utf8))
         }
         FileHandle.standardError.write(Data("\n".utf8))
         let provenance = ReportProvenance(command: commandLine(), commit: gitCommit(), machine: machineDescription())
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         do {
-            try ConformanceReport.write(results, rules: rules, backends: backends, provenance: provenance, to: directory)
+            try ConformanceReport.write(
+                results, rules: rules, backends: backends, provenance: provenance, to: directory)
         } catch {
-            throw ValidationError("cannot write reports to \(directory.path): \(error.localizedDescription); check the --output directory")
+            throw ValidationError(
+                "cannot write reports to \(directory.path): \(error.localizedDescription); check the --output directory"
+            )
         }
         if rule.isEmpty {
-            try AtomicFile.write(ConformanceReport.rulesPage(command: commandLine()), to: URL(fileURLWithPath: rulesPage))
+            try AtomicFile.write(
+                ConformanceReport.rulesPage(command: commandLine()), to: URL(fileURLWithPath: rulesPage))
         }
         let failures = results.filter(\.outcome.isFailure)
         let byDesign = failures.filter { backends.designReason(for: $0) != nil }
@@ -62,18 +73,20 @@ struct ConformanceCommand: ParsableCommand {
             print("\(failure)" + (backends.designReason(for: failure) == nil ? "" : " [expected: fails by design]"))
         }
         let counts = Dictionary(grouping: results, by: \.outcome.label).mapValues(\.count)
-        print("conformance: " + ["passed", "failed", "declared", "n/a"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
-              + (byDesign.isEmpty ? "" : " (\(byDesign.count) of the failures by design)")
-              + "; wrote \(directory.path)/conformance.csv and CONFORMANCE.md")
+        print(
+            "conformance: "
+                + ["passed", "failed", "declared", "n/a"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
+                + (byDesign.isEmpty ? "" : " (\(byDesign.count) of the failures by design)")
+                + "; wrote \(directory.path)/conformance.csv and CONFORMANCE.md")
         // Only a failure nobody expected is a regression.
         if failures.count > byDesign.count { throw ExitCode(1) }
     }
 
     private func commandLine() -> String {
         #if DEBUG
-        let invocation = "swift run bench"
+            let invocation = "swift run bench"
         #else
-        let invocation = "swift run -c release bench"
+            let invocation = "swift run -c release bench"
         #endif
         return ([invocation] + CommandLine.arguments.dropFirst()).joined(separator: " ")
     }

@@ -57,7 +57,8 @@ enum Console {
     /// The progress line: rewritten in place on a terminal; one line per workload configuration in a log.
     static func progress(_ done: Int, _ total: Int, _ what: String) {
         let elapsed = Int(Date().timeIntervalSince(started))
-        let line = String(format: "[%3d%%] %@  (%dm%02ds)", total == 0 ? 100 : done * 100 / total, what, elapsed / 60, elapsed % 60)
+        let line = String(
+            format: "[%3d%%] %@  (%dm%02ds)", total == 0 ? 100 : done * 100 / total, what, elapsed / 60, elapsed % 60)
         if isTerminal {
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
             lastLine = line

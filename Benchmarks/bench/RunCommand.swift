@@ -8,9 +8,11 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmark every scheduler backend on the workloads of Docs/Workloads.md; write Results/<run-id>/.",
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, CalibrateCommand.self,
-                      CheckCommand.self, ReportCommand.self, ConformanceCommand.self, CountAllocationsCommand.self,
-                      ProbeInstructionsCommand.self],
+        subcommands: [
+            RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, CalibrateCommand.self,
+            CheckCommand.self, ReportCommand.self, ConformanceCommand.self, CountAllocationsCommand.self,
+            ProbeInstructionsCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 }
@@ -26,29 +28,40 @@ struct MeasureOptions: ParsableArguments {
     @Option(name: .long, help: "Measured rounds per cell before extra rounds (default: 9, or 3 with --quick; 1…1000).")
     var rounds: Int?
 
-    @Flag(name: .long, help: "Small sizes and 3 short rounds: under a minute (CI). Writes under Results/quick/ (git-ignored).")
+    @Flag(
+        name: .long,
+        help: "Small sizes and 3 short rounds: under a minute (CI). Writes under Results/quick/ (git-ignored).")
     var quick = false
 
     @Option(name: .long, help: .hidden)
     var scale: String?
 
-    @Option(name: .long, help: "Seconds the run may spend on extra rounds while an interval is wider than 10 % (default: 40 full, 0 quick).")
+    @Option(
+        name: .long,
+        help:
+            "Seconds the run may spend on extra rounds while an interval is wider than 10 % (default: 40 full, 0 quick)."
+    )
     var timeBudget: Double?
 
-    @Option(name: .long, help: "CPUs to run on, e.g. 0 or 0-1: set before any thread of a backend exists, so every thread obeys.")
+    @Option(
+        name: .long,
+        help: "CPUs to run on, e.g. 0 or 0-1: set before any thread of a backend exists, so every thread obeys.")
     var cpus: String?
 
     func request(allocator: AllocatorChoice, output: String? = nil, runID: String? = nil) throws -> RunRequest {
         let scale: Scale
         if let name = self.scale {
-            guard let parsed = Scale(rawValue: name) else { throw BenchError("unknown scale '\(name)'; use full, quick or smoke") }
+            guard let parsed = Scale(rawValue: name) else {
+                throw BenchError("unknown scale '\(name)'; use full, quick or smoke")
+            }
             scale = parsed
         } else {
             scale = quick ? .quick : .full
         }
-        return RunRequest(backends: try Selection.backends(backend), workloads: try Selection.workloads(workload),
-                          scale: scale, rounds: rounds, extraSeconds: timeBudget, allocator: allocator,
-                          cpus: try Selection.cpus(cpus), outputDirectory: output, runID: runID)
+        return RunRequest(
+            backends: try Selection.backends(backend), workloads: try Selection.workloads(workload),
+            scale: scale, rounds: rounds, extraSeconds: timeBudget, allocator: allocator,
+            cpus: try Selection.cpus(cpus), outputDirectory: output, runID: runID)
     }
 }
 
@@ -76,10 +89,12 @@ struct RunCommand: ParsableCommand {
         let request = try measure.request(allocator: choice, output: output, runID: runID)
         let started = Date()
         let log: (String) -> Void = { Console.error("bench: \($0)") }
-        let (folder, results) = choice == .both
+        let (folder, results) =
+            choice == .both
             ? try RunSession.performBoth(request, launcher: BenchLauncher(), commandLine: Console.commandLine, log: log)
-            : try RunSession.perform(request, launcher: BenchLauncher(), commandLine: Console.commandLine,
-                                     progress: Console.progress, log: log)
+            : try RunSession.perform(
+                request, launcher: BenchLauncher(), commandLine: Console.commandLine,
+                progress: Console.progress, log: log)
         Console.endProgress()
         print(SummaryTable.render(results.summary))
         print("\nWrote \(folder.path)/summary.csv and samples.csv in \(Int(Date().timeIntervalSince(started))) s.")
@@ -87,17 +102,22 @@ struct RunCommand: ParsableCommand {
 }
 
 struct ListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List backends, workloads and their parameters.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List backends, workloads and their parameters.")
 
     func run() {
         var backends = TextTable(["backend", "compared to", "capabilities", "what it is"])
         for backend in Backend.all {
-            backends.add([backend.id.rawValue, backend.wraps?.rawValue ?? "-", backend.capabilities.names.joined(separator: ","),
-                          backend.summary])
+            backends.add([
+                backend.id.rawValue, backend.wraps?.rawValue ?? "-", backend.capabilities.names.joined(separator: ","),
+                backend.summary,
+            ])
         }
         print(backends.render())
         print("")
-        var workloads = TextTable(["workload", "name", "needs", "metrics", "full parameters", "quick parameters", "backends"])
+        var workloads = TextTable([
+            "workload", "name", "needs", "metrics", "full parameters", "quick parameters", "backends",
+        ])
         for workload in Workload.all {
             workloads.add([
                 workload.id.rawValue, workload.name, workload.requires.names.joined(separator: ",").ifEmpty("-"),
@@ -108,8 +128,12 @@ struct ListCommand: ParsableCommand {
             ])
         }
         print(workloads.render())
-        print("\nRounds: \(Scale.full.roundPolicy) (full); \(Scale.quick.roundPolicy) (--quick); after one warm-up round.")
-        print("W9 and W14 run once. W11–W13's allocs_per_* and size_class_bytes_per_* come from a separate counting pass (jemalloc only).")
+        print(
+            "\nRounds: \(Scale.full.roundPolicy) (full); \(Scale.quick.roundPolicy) (--quick); after one warm-up round."
+        )
+        print(
+            "W9 and W14 run once. W11–W13's allocs_per_* and size_class_bytes_per_* come from a separate counting pass (jemalloc only)."
+        )
     }
 }
 

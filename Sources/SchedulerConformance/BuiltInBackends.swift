@@ -3,13 +3,17 @@ import SchedulerKit
 
 extension ConformanceBackend {
     /// One backend per SchedulerKit scheduler, with the rules each one honestly does not keep.
-    public static let builtIn: [ConformanceBackend] = [immediate, subscription, dispatchQueue, threadPool, operationQueue, testScheduler]
+    public static let builtIn: [ConformanceBackend] = [
+        immediate, subscription, dispatchQueue, threadPool, operationQueue, testScheduler,
+    ]
 
     public static let immediate = ConformanceBackend(
         name: "ImmediateScheduler", traits: ImmediateScheduler.traits,
         declarations: [
-            "S1": "Runs each task inline on the thread that schedules it, so tasks submitted from different threads run at the same time: serial per thread only.",
-            "S4": "Runs each task inline on the submitting thread: tasks from different threads share no ordering, so unsynchronised state races.",
+            "S1":
+                "Runs each task inline on the thread that schedules it, so tasks submitted from different threads run at the same time: serial per thread only.",
+            "S4":
+                "Runs each task inline on the submitting thread: tasks from different threads share no ordering, so unsynchronised state races.",
         ]
     ) {
         ConformanceSession(makeScheduler: { Schedulers.immediate })
@@ -18,8 +22,10 @@ extension ConformanceBackend {
     public static let subscription = ConformanceBackend(
         name: "SubscriptionScheduler", traits: SubscriptionScheduler.traits,
         declarations: [
-            "R2": "Runs work inline whenever a scheduler is current, so a recursive step rescheduled from inside a step runs on the stack (as RAC's subscriptionScheduler does).",
-            "R3": "Recursion from inside a step runs inline on the stack (see R2), so its bookkeeping is the stack itself.",
+            "R2":
+                "Runs work inline whenever a scheduler is current, so a recursive step rescheduled from inside a step runs on the stack (as RAC's subscriptionScheduler does).",
+            "R3":
+                "Recursion from inside a step runs inline on the stack (see R2), so its bookkeeping is the stack itself.",
         ]
     ) {
         ConformanceSession(makeScheduler: { Schedulers.subscription })
@@ -29,7 +35,8 @@ extension ConformanceBackend {
         name: "DispatchQueueScheduler",
         traits: DispatchQueueScheduler.traits,
         declarations: [
-            "S6": "libdispatch drains a serial queue for as long as it has work, so a queue that keeps re-enqueueing from its own tasks keeps its thread; with more such queues than Dispatch has threads, other queues on the same target starve (checked: a task on a seventh queue had not started after 2 s beside 6 busy queues on 2 cores).",
+            "S6":
+                "libdispatch drains a serial queue for as long as it has work, so a queue that keeps re-enqueueing from its own tasks keeps its thread; with more such queues than Dispatch has threads, other queues on the same target starve (checked: a task on a seventh queue had not started after 2 s beside 6 busy queues on 2 cores)."
         ]
     ) {
         ConformanceSession(makeScheduler: { DispatchQueueScheduler(name: "conformance") })
@@ -41,7 +48,8 @@ extension ConformanceBackend {
         traits: ThreadPoolScheduler.traits
     ) {
         let pool = ThreadPool(threadCount: 2, name: "conformance-pool")
-        return ConformanceSession(makeScheduler: { pool.makeScheduler(name: "conformance") }, tearDown: { pool.shutdown() })
+        return ConformanceSession(
+            makeScheduler: { pool.makeScheduler(name: "conformance") }, tearDown: { pool.shutdown() })
     }
 
     public static let operationQueue = ConformanceBackend(

@@ -1,7 +1,7 @@
 import Foundation
-import ToolSupport
 import SchedulerKit
 import Synchronization
+import ToolSupport
 
 /// C: cancellation.
 enum CancellationRules {
@@ -9,9 +9,12 @@ enum CancellationRules {
 
     static let beforeStart = ConformanceRule(
         id: "C1", family: .cancellation,
-        statement: "A task cancelled before it starts never runs, and the cancel call says so; this holds for delayed work before it is due too.",
-        why: "Disposing a subscription must stop what it scheduled, and a delayed task cancelled before its deadline must never fire.",
-        catches: "No reported bug: every peer's suite checks it (RACSchedulerSpec, RxSwift's CurrentThreadSchedulerTest, SwiftNIO's testScheduledTaskThatIsImmediatelyCancelledNeverFires).",
+        statement:
+            "A task cancelled before it starts never runs, and the cancel call says so; this holds for delayed work before it is due too.",
+        why:
+            "Disposing a subscription must stop what it scheduled, and a delayed task cancelled before its deadline must never fire.",
+        catches:
+            "No reported bug: every peer's suite checks it (RACSchedulerSpec, RxSwift's CurrentThreadSchedulerTest, SwiftNIO's testScheduledTaskThatIsImmediatelyCancelledNeverFires).",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -47,9 +50,12 @@ enum CancellationRules {
 
     static let truthful = ConformanceRule(
         id: "C2", family: .cancellation,
-        statement: "cancel() returns true exactly when the task will never run, also when it races the task's start (100 000 races; on a timed scheduler 20 000 more with delayed work due within 20 µs).",
-        why: "A caller that learns from cancel() whether the work will run can release a resource or complete a promise exactly once; a cancel that may lie forces a second synchronisation on every caller.",
-        catches: "Every peer's cancel is best effort; SwiftNIO runs a delayed task whose cancel already failed its future when the task was in the batch being run (seen in its source; its adapter fails C2 by design)."
+        statement:
+            "cancel() returns true exactly when the task will never run, also when it races the task's start (100 000 races; on a timed scheduler 20 000 more with delayed work due within 20 µs).",
+        why:
+            "A caller that learns from cancel() whether the work will run can release a resource or complete a promise exactly once; a cancel that may lie forces a second synchronisation on every caller.",
+        catches:
+            "Every peer's cancel is best effort; SwiftNIO runs a delayed task whose cancel already failed its future when the task was in the batch being run (seen in its source; its adapter fails C2 by design)."
     ) { context in
         let scheduler = context.makeScheduler()
         var note = try raceCancels(context, scheduler, kind: "task", count: races) { scheduler.schedule($0) }
@@ -95,7 +101,8 @@ enum CancellationRules {
                 }
                 cancelled.update { $0.replaceSubrange(batch..<batch + 1_000, with: results) }
                 let expected = falseCount
-                try context.waitUntil("the \(grouped(expected)) \(kind)s whose cancel() returned false", on: scheduler) {
+                try context.waitUntil("the \(grouped(expected)) \(kind)s whose cancel() returned false", on: scheduler)
+                {
                     ranCount.value >= expected
                 }
             }
@@ -105,23 +112,30 @@ enum CancellationRules {
         let cancelFlags = cancelled.value
         let ranAnyway = (0..<races).filter { ranFlags[$0] && cancelFlags[$0] }
         if let first = ranAnyway.first {
-            throw RuleFailure("cancel() returned true but the \(kind) ran in \(grouped(ranAnyway.count)) of \(grouped(races)) races (first: race \(grouped(first + 1)))")
+            throw RuleFailure(
+                "cancel() returned true but the \(kind) ran in \(grouped(ranAnyway.count)) of \(grouped(races)) races (first: race \(grouped(first + 1)))"
+            )
         }
         let neverRan = (0..<races).filter { !ranFlags[$0] && !cancelFlags[$0] }
         if let first = neverRan.first {
-            throw RuleFailure("cancel() returned false but the \(kind) never ran in \(grouped(neverRan.count)) of \(grouped(races)) races (first: race \(grouped(first + 1)))")
+            throw RuleFailure(
+                "cancel() returned false but the \(kind) never ran in \(grouped(neverRan.count)) of \(grouped(races)) races (first: race \(grouped(first + 1)))"
+            )
         }
         return "\(grouped(races - falseCount)) of \(grouped(races)) races cancelled in time"
     }
 
     static let idempotent = ConformanceRule(
         id: "C3", family: .cancellation,
-        statement: "cancel() is idempotent and thread-safe: of 8 racing cancels at most one returns true, and cancelling a running or finished task returns false.",
-        why: "Cancels race from several owners (a timeout, a disposal, a completion), and exactly one of them may act on \"cancelled\".",
+        statement:
+            "cancel() is idempotent and thread-safe: of 8 racing cancels at most one returns true, and cancelling a running or finished task returns false.",
+        why:
+            "Cancels race from several owners (a timeout, a disposal, a completion), and exactly one of them may act on \"cancelled\".",
         catches: "A handle whose state is a plain flag."
     ) { context in
         let scheduler = context.makeScheduler()
-        let tasks = 10_000, cancellers = 8
+        let tasks = 10_000
+        let cancellers = 8
         let ran = Shared([Bool](repeating: false, count: tasks))
         let trues = Shared([Int](repeating: 0, count: tasks))
         let handles = Shared<[any Cancellable]>([])
@@ -138,17 +152,22 @@ enum CancellationRules {
                 }
             }
             try context.waitUntil("the tasks nobody cancelled", on: scheduler) {
-                let ranFlags = ran.value, counts = trues.value
+                let ranFlags = ran.value
+                let counts = trues.value
                 return (0..<tasks).allSatisfy { ranFlags[$0] || counts[$0] > 0 }
             }
         }
         usleep(20_000)
-        let ranFlags = ran.value, counts = trues.value
+        let ranFlags = ran.value
+        let counts = trues.value
         if let index = counts.firstIndex(where: { $0 > 1 }) {
-            throw RuleFailure("\(counts[index]) of \(cancellers) racing cancel() calls returned true (task \(grouped(index + 1)) of \(grouped(tasks)))")
+            throw RuleFailure(
+                "\(counts[index]) of \(cancellers) racing cancel() calls returned true (task \(grouped(index + 1)) of \(grouped(tasks)))"
+            )
         }
         if let index = (0..<tasks).first(where: { ranFlags[$0] && counts[$0] > 0 }) {
-            throw RuleFailure("cancel() returned true but the task ran (task \(grouped(index + 1)) of \(grouped(tasks)))")
+            throw RuleFailure(
+                "cancel() returned true but the task ran (task \(grouped(index + 1)) of \(grouped(tasks)))")
         }
         let all = handles.value
         if let index = (0..<tasks).first(where: { counts[$0] == 1 && !all[$0].isCancelled }) {
@@ -161,7 +180,8 @@ enum CancellationRules {
         guard context.backend.traits.contains(.asynchronous) || context.backend.traits.contains(.virtualTime) else {
             return "running-task case not applicable: tasks run on the caller's stack"
         }
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         let result = try context.whileDriven(scheduler) { () throws -> Bool in
             let handle = scheduler.schedule {
                 started.signal()
@@ -178,8 +198,10 @@ enum CancellationRules {
 
     static let promptRelease = ConformanceRule(
         id: "C4", family: .cancellation,
-        statement: "Cancelling a task that has not started releases its closure and captures at once, not when the queue or the deadline reaches it.",
-        why: "Captures hold views, sockets and large buffers: a cancelled task due in an hour must not keep them for an hour.",
+        statement:
+            "Cancelling a task that has not started releases its closure and captures at once, not when the queue or the deadline reaches it.",
+        why:
+            "Captures hold views, sockets and large buffers: a cancelled task due in an hour must not keep them for an hour.",
         catches: "apple/swift-nio#2373 (a cancelled task was kept alive until the next tick of the loop).",
         requires: .serial
     ) { context in
@@ -205,16 +227,20 @@ enum CancellationRules {
         capture = nil
         try require(handle.cancel(), "cancel() of a task due in an hour returned false")
         let elapsed = poll(upTo: .seconds(2)) { captures.live == 0 }
-        try require(captures.live == 0, "a cancelled task due in an hour still held its capture after \(milliseconds(elapsed))")
+        try require(
+            captures.live == 0, "a cancelled task due in an hour still held its capture after \(milliseconds(elapsed))")
         note += "; due in 1 h: released after \(milliseconds(elapsed))"
         return note
     }
 
     static let droppingHandle = ConformanceRule(
         id: "C5", family: .cancellation,
-        statement: "Dropping a handle never cancels: one-shot, delayed and repeating work go on when nobody keeps the handle.",
-        why: "Fire-and-forget work must go on whether or not anyone keeps its handle, and one-shot and repeating work must agree on it.",
-        catches: "ReactiveCocoa/ReactiveSwift#582, fixed by #584 (dropping a repeating timer's disposable cancelled it while a one-shot went on); ReactiveCocoa#1742 (the same, by accident)."
+        statement:
+            "Dropping a handle never cancels: one-shot, delayed and repeating work go on when nobody keeps the handle.",
+        why:
+            "Fire-and-forget work must go on whether or not anyone keeps its handle, and one-shot and repeating work must agree on it.",
+        catches:
+            "ReactiveCocoa/ReactiveSwift#582, fixed by #584 (dropping a repeating timer's disposable cancelled it while a one-shot went on); ReactiveCocoa#1742 (the same, by accident)."
     ) { context in
         let scheduler = context.makeScheduler()
         let ran = Counter()
@@ -240,8 +266,10 @@ enum CancellationRules {
     static let repeating = ConformanceRule(
         id: "C6", family: .cancellation,
         statement: "Cancelling repeating work, from inside a tick or from another thread, stops every later tick.",
-        why: "A repeating timer is usually stopped from its own tick (a countdown reaching zero) or from another thread (a disposal); no tick may follow either.",
-        catches: "OpenCombine's OperationQueue scheduler re-arms after the action (its testScheduleRepeatingWithRealQueue); SwiftNIO's testScheduleRepeatedTaskCancelFromDifferentThread checks the second case.",
+        why:
+            "A repeating timer is usually stopped from its own tick (a countdown reaching zero) or from another thread (a disposal); no tick may follow either.",
+        catches:
+            "OpenCombine's OperationQueue scheduler re-arms after the action (its testScheduleRepeatingWithRealQueue); SwiftNIO's testScheduleRepeatedTaskCancelFromDifferentThread checks the second case.",
         requires: [.timed, .repeating]
     ) { context in
         let scheduler = try context.makeTimedScheduler()
@@ -250,13 +278,18 @@ enum CancellationRules {
         let insideTicks = Counter()
         let box = HandleBox()
         let insideResult = Shared<Bool?>(nil)
-        box.set(scheduler.schedule(at: scheduler.now + .milliseconds(20), every: interval) {
-            if insideTicks.increment() == 3 { insideResult.update { $0 = box.value?.cancel() } }
-        })
+        box.set(
+            scheduler.schedule(at: scheduler.now + .milliseconds(20), every: interval) {
+                if insideTicks.increment() == 3 { insideResult.update { $0 = box.value?.cancel() } }
+            })
         try context.waitUntil("3 ticks", on: scheduler) { insideTicks.value >= 3 }
         context.letTimePass(interval * 3, on: scheduler)
-        try require(insideResult.value == true, "cancel() from inside a tick returned \(String(describing: insideResult.value))")
-        try require(insideTicks.value == 3, "\(insideTicks.value - 3) ticks ran after cancel() from inside tick 3 returned true")
+        try require(
+            insideResult.value == true, "cancel() from inside a tick returned \(String(describing: insideResult.value))"
+        )
+        try require(
+            insideTicks.value == 3, "\(insideTicks.value - 3) ticks ran after cancel() from inside tick 3 returned true"
+        )
         // From another thread.
         let outsideTicks = Counter()
         let handle = scheduler.schedule(at: scheduler.now, every: interval) { outsideTicks.increment() }
@@ -265,8 +298,9 @@ enum CancellationRules {
         let atCancel = outsideTicks.value
         context.letTimePass(interval * 3, on: scheduler)
         // One tick may have begun before cancel() returned and counted itself just after.
-        try require(outsideTicks.value <= atCancel + 1,
-                    "\(outsideTicks.value - atCancel) ticks started over 3 intervals after cancel() returned true")
+        try require(
+            outsideTicks.value <= atCancel + 1,
+            "\(outsideTicks.value - atCancel) ticks started over 3 intervals after cancel() returned true")
         try require(!handle.cancel(), "a second cancel() of repeating work returned true")
         return ""
     }

@@ -53,8 +53,10 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
         name: String, declarations: [String: String] = [:], expectedFailures: [String: String] = [:],
         pendingWorkOnRelease: PendingWorkPolicy = .runs, makeScheduler: @escaping @Sendable () -> any Scheduler
     ) {
-        self.init(name: name, traits: makeScheduler().traits, declarations: declarations,
-                  expectedFailures: expectedFailures, pendingWorkOnRelease: pendingWorkOnRelease) {
+        self.init(
+            name: name, traits: makeScheduler().traits, declarations: declarations,
+            expectedFailures: expectedFailures, pendingWorkOnRelease: pendingWorkOnRelease
+        ) {
             ConformanceSession(makeScheduler: makeScheduler)
         }
     }

@@ -50,7 +50,9 @@ public final class ConformanceContext: Sendable {
         let maxPolls = Int(timeout.nanosecondsChecked() / 1_000_000)
         while !condition() {
             if let driver {
-                if polls >= maxPolls * 10 { throw RuleFailure("\(what()) did not happen within \(maxPolls * 10) virtual ms") }
+                if polls >= maxPolls * 10 {
+                    throw RuleFailure("\(what()) did not happen within \(maxPolls * 10) virtual ms")
+                }
                 driver.advance(by: .milliseconds(1))
             } else {
                 if ContinuousClock.now - started > timeout {
@@ -88,9 +90,9 @@ func sleepBriefly() { usleep(1_000) }
 /// This thread's id, to tell threads apart in checks.
 func currentThreadID() -> UInt {
     #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
+        UInt(bitPattern: pthread_self())
     #else
-    UInt(pthread_self())
+        UInt(pthread_self())
     #endif
 }
 
@@ -182,8 +184,10 @@ func wait(_ semaphore: DispatchSemaphore, timeout: Duration = .seconds(30)) -> B
 }
 
 /// Schedules `body` as a task of `scheduler` and waits until it ran (driving virtual time); throws if it never did.
-func runAsTask(_ context: ConformanceContext, on scheduler: any Scheduler, _ what: String,
-               _ body: @escaping @Sendable () -> Void) throws {
+func runAsTask(
+    _ context: ConformanceContext, on scheduler: any Scheduler, _ what: String,
+    _ body: @escaping @Sendable () -> Void
+) throws {
     let finished = Atomic<Bool>(false)
     scheduler.schedule {
         body()

@@ -8,9 +8,12 @@ enum CurrentSchedulerRules {
 
     static let insideEveryTask = ConformanceRule(
         id: "K1", family: .currentScheduler,
-        statement: "Inside every kind of task it runs (plain, delayed, repeating tick, recursive step) Schedulers.current is that scheduler.",
-        why: "Schedulers.current is how deliverOn: skips a needless hop and how code asserts where it runs: it must be right in every kind of task.",
-        catches: "RAC's repeating timers skip performAsCurrentScheduler, so a tick sees no current scheduler (seen in its source).",
+        statement:
+            "Inside every kind of task it runs (plain, delayed, repeating tick, recursive step) Schedulers.current is that scheduler.",
+        why:
+            "Schedulers.current is how deliverOn: skips a needless hop and how code asserts where it runs: it must be right in every kind of task.",
+        catches:
+            "RAC's repeating timers skip performAsCurrentScheduler, so a tick sees no current scheduler (seen in its source).",
         requires: .setsCurrent
     ) { context in
         let scheduler = context.makeScheduler()
@@ -28,10 +31,11 @@ enum CurrentSchedulerRules {
             if context.backend.traits.contains(.repeating) {
                 let box = HandleBox()
                 let ticks = Counter()
-                box.set(timed.schedule(at: timed.now + .milliseconds(5), every: .milliseconds(5)) {
-                    check("repeating tick")
-                    if ticks.increment() == 3 { box.value?.cancel() }
-                })
+                box.set(
+                    timed.schedule(at: timed.now + .milliseconds(5), every: .milliseconds(5)) {
+                        check("repeating tick")
+                        if ticks.increment() == 3 { box.value?.cancel() }
+                    })
                 expected += 3
             }
         }
@@ -43,18 +47,23 @@ enum CurrentSchedulerRules {
         expected += 3
         try context.waitUntil("\(expected) tasks of every kind", on: scheduler) { seen.value >= expected }
         let kinds = wrong.value
-        try require(kinds.isEmpty, "Schedulers.current was not the scheduler in: \(Set(kinds).sorted().joined(separator: ", "))")
+        try require(
+            kinds.isEmpty, "Schedulers.current was not the scheduler in: \(Set(kinds).sorted().joined(separator: ", "))"
+        )
         return ""
     }
 
     static let noLeak = ConformanceRule(
         id: "K2", family: .currentScheduler,
-        statement: "The current scheduler never leaks: after a task, its thread reads nil again, so another scheduler's task or a raw Dispatch block on the same threads sees the right value.",
-        why: "Pool threads run many schedulers' tasks and raw work in turn; a stale value makes code believe it runs on a scheduler it does not run on.",
+        statement:
+            "The current scheduler never leaks: after a task, its thread reads nil again, so another scheduler's task or a raw Dispatch block on the same threads sees the right value.",
+        why:
+            "Pool threads run many schedulers' tasks and raw work in turn; a stale value makes code believe it runs on a scheduler it does not run on.",
         catches: "A thread-local set without a restore (negative control).",
         requires: .setsCurrent
     ) { context in
-        let a = context.makeScheduler(), b = context.makeScheduler()
+        let a = context.makeScheduler()
+        let b = context.makeScheduler()
         let rounds = 10_000
         let wrong = Shared<[String]>([])
         let done = Counter()
@@ -69,7 +78,9 @@ enum CurrentSchedulerRules {
                 a.schedule { expect("a task of A read another scheduler", a) }
                 b.schedule { expect("a task of B read another scheduler", b) }
                 DispatchQueue.global().async { expect("a raw Dispatch block read a scheduler", nil) }
-                if Schedulers.current != nil { wrong.update { $0.append("the submitting thread read a scheduler after schedule returned") } }
+                if Schedulers.current != nil {
+                    wrong.update { $0.append("the submitting thread read a scheduler after schedule returned") }
+                }
             }
         }
         // Waiting drives A; on virtual time B needs driving too.
@@ -78,18 +89,24 @@ enum CurrentSchedulerRules {
             return done.value >= rounds * 3
         }
         let found = wrong.value
-        try require(found.isEmpty, "\(grouped(found.count)) of \(grouped(rounds * 3)) reads were wrong; first: \(found.first ?? "")")
+        try require(
+            found.isEmpty,
+            "\(grouped(found.count)) of \(grouped(rounds * 3)) reads were wrong; first: \(found.first ?? "")")
         return ""
     }
 
     static let nesting = ConformanceRule(
         id: "K3", family: .currentScheduler,
-        statement: "Hopping A→B→A records [A, B, A], and after each schedule call returns, the caller's current scheduler is what it was before.",
-        why: "Nested hops, a task on B started from a task on A, must restore A on the way out, or the outer code misjudges where it runs.",
-        catches: "RAC's immediate scheduler leaves the outer scheduler in place instead of setting itself (seen in its source).",
+        statement:
+            "Hopping A→B→A records [A, B, A], and after each schedule call returns, the caller's current scheduler is what it was before.",
+        why:
+            "Nested hops, a task on B started from a task on A, must restore A on the way out, or the outer code misjudges where it runs.",
+        catches:
+            "RAC's immediate scheduler leaves the outer scheduler in place instead of setting itself (seen in its source).",
         requires: .setsCurrent
     ) { context in
-        let a = context.makeScheduler(), b = context.makeScheduler()
+        let a = context.makeScheduler()
+        let b = context.makeScheduler()
         let outer = OuterMarker()
         let trail = Shared<[String]>([])
         @Sendable func label() -> String {
@@ -128,7 +145,8 @@ enum CurrentSchedulerRules {
 
     static let noABA = ConformanceRule(
         id: "K4", family: .currentScheduler,
-        statement: "Over 100 create/destroy cycles, a task never sees an earlier (possibly freed) scheduler as current, even at a reused address.",
+        statement:
+            "Over 100 create/destroy cycles, a task never sees an earlier (possibly freed) scheduler as current, even at a reused address.",
         why: "An identity check against a freed scheduler whose address was reused would report a false \"current\".",
         catches: "SwiftNIO's testInEventLoopABAProblem guards the same for inEventLoop.",
         requires: .setsCurrent
@@ -151,7 +169,9 @@ enum CurrentSchedulerRules {
             try require(wait(raw), "a raw Dispatch block did not run within 30 s")
         }
         let found = wrong.value
-        try require(found.isEmpty, "a stale scheduler was current in \(found.count) of \(cycles) cycles (first: cycle \(found.first ?? 0))")
+        try require(
+            found.isEmpty,
+            "a stale scheduler was current in \(found.count) of \(cycles) cycles (first: cycle \(found.first ?? 0))")
         return ""
     }
 }

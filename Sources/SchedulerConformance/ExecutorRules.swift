@@ -17,25 +17,33 @@ enum ExecutorRules {
     static func makeExecutorScheduler(_ context: ConformanceContext) throws -> any Scheduler {
         let scheduler = context.makeScheduler()
         guard SchedulerExecutor.accepts(scheduler.traits) else {
-            throw RuleFailure("\(scheduler.name) claims serial and sets-current but neither runs work later nor has virtual time, so it cannot back an executor")
+            throw RuleFailure(
+                "\(scheduler.name) claims serial and sets-current but neither runs work later nor has virtual time, so it cannot back an executor"
+            )
         }
         return scheduler
     }
 
     static let exclusion = ConformanceRule(
         id: "E1", family: .executor,
-        statement: "Jobs on the executor (an actor's, and those of tasks that prefer it) never run two at a time, and each runs with Schedulers.current set to the scheduler.",
-        why: "An actor's isolation rests on its executor running one job at a time; on a scheduler's executor the job also needs the scheduler current.",
+        statement:
+            "Jobs on the executor (an actor's, and those of tasks that prefer it) never run two at a time, and each runs with Schedulers.current set to the scheduler.",
+        why:
+            "An actor's isolation rests on its executor running one job at a time; on a scheduler's executor the job also needs the scheduler current.",
         catches: "A SerialExecutor over a scheduler that is not serial.",
         requires: requirements, excludes: exclusions
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
         let probe = ProbeActor(on: scheduler)
-        let callers = 4, calls = 500, actorCalls = 250
+        let callers = 4
+        let calls = 500
+        let actorCalls = 250
         let finished = DispatchSemaphore(value: 0)
         // The Swift runtime already keeps one actor's jobs apart, whatever the executor does; the tasks' own
         // (nonisolated) jobs between actor calls are what show whether the executor itself runs one job at a time.
-        let inside = Counter(), overlaps = Counter(), notCurrent = Counter()
+        let inside = Counter()
+        let overlaps = Counter()
+        let notCurrent = Counter()
         try context.whileDriven(scheduler) {
             for caller in 0..<callers {
                 Task(executorPreference: probe.executor) {
@@ -56,7 +64,8 @@ enum ExecutorRules {
             }
         }
         let count = probe.calls.value
-        try require(count == callers * actorCalls, "\(grouped(count)) of \(grouped(callers * actorCalls)) actor jobs ran")
+        try require(
+            count == callers * actorCalls, "\(grouped(count)) of \(grouped(callers * actorCalls)) actor jobs ran")
         let overlapped = overlaps.value + probe.overlaps.value
         try require(overlapped == 0, "two jobs on the executor overlapped \(grouped(overlapped)) times")
         let wrong = notCurrent.value + probe.notCurrent.value
@@ -66,8 +75,10 @@ enum ExecutorRules {
 
     static let isolation = ConformanceRule(
         id: "E2", family: .executor,
-        statement: "The executor reports the actor's isolation inside the scheduler's tasks (so assumeIsolated and preconditionIsolated hold there) and denies it everywhere else.",
-        why: "assumeIsolated and preconditionIsolated must hold exactly where the executor runs jobs, or isolation checks pass where they should fail.",
+        statement:
+            "The executor reports the actor's isolation inside the scheduler's tasks (so assumeIsolated and preconditionIsolated hold there) and denies it everywhere else.",
+        why:
+            "assumeIsolated and preconditionIsolated must hold exactly where the executor runs jobs, or isolation checks pass where they should fail.",
         catches: "An executor whose isolation check accepts any thread.",
         requires: requirements, excludes: exclusions
     ) { context in
@@ -83,9 +94,15 @@ enum ExecutorRules {
         }
         try context.waitUntil("a task on the scheduler", on: scheduler) { inside.value != nil }
         try require(wait(raw), "a raw Dispatch block did not run")
-        try require(inside.value == true, "isIsolatingCurrentContext() was \(String(describing: inside.value)) inside a task of the scheduler")
-        try require(onRawThread.value == false, "isIsolatingCurrentContext() was \(String(describing: onRawThread.value)) on a raw Dispatch thread")
-        try require(executor.isIsolatingCurrentContext() == false, "isIsolatingCurrentContext() was true on the checking thread")
+        try require(
+            inside.value == true,
+            "isIsolatingCurrentContext() was \(String(describing: inside.value)) inside a task of the scheduler")
+        try require(
+            onRawThread.value == false,
+            "isIsolatingCurrentContext() was \(String(describing: onRawThread.value)) on a raw Dispatch thread")
+        try require(
+            executor.isIsolatingCurrentContext() == false, "isIsolatingCurrentContext() was true on the checking thread"
+        )
         return ""
     }
 
@@ -108,7 +125,9 @@ enum ExecutorRules {
         }
         let seen = order.value
         if let breach = seen.indices.dropFirst().first(where: { seen[$0] < seen[$0 - 1] }) {
-            throw RuleFailure("job \(seen[breach]) ran after job \(seen[breach - 1]) (position \(grouped(breach)) of \(grouped(jobs)))")
+            throw RuleFailure(
+                "job \(seen[breach]) ran after job \(seen[breach - 1]) (position \(grouped(breach)) of \(grouped(jobs)))"
+            )
         }
         return ""
     }

@@ -1,11 +1,13 @@
 import Foundation
-import ToolSupport
 import SchedulerKit
 import Synchronization
+import ToolSupport
 
 /// L: lifecycle (shutdown and release).
 enum LifecycleRules {
-    static let all: [ConformanceRule] = [exactlyOnce, refusedAfterShutdown, idempotentShutdown, farTimers, releasedWithPending]
+    static let all: [ConformanceRule] = [
+        exactlyOnce, refusedAfterShutdown, idempotentShutdown, farTimers, releasedWithPending,
+    ]
 
     static func makeShutdownScheduler(_ context: ConformanceContext) throws -> any ShutdownScheduler {
         let scheduler = context.makeScheduler()
@@ -29,14 +31,19 @@ enum LifecycleRules {
 
     static let exactlyOnce = ConformanceRule(
         id: "L1", family: .lifecycle,
-        statement: "Every accepted task ends exactly once, as ran or as cancelled, also when shutdown comes in the middle of 10 000 submissions from 4 threads.",
-        why: "Work accepted and then lost at shutdown leaves callers waiting forever: every accepted task must end exactly once, as ran or as cancelled.",
-        catches: "NIOThreadPool's documentation says all tasks will be run while its code hands queued items .cancelled (seen in its source); SwiftNIO's testWeFailOutstandingScheduledTasksOnELShutdown checks the failing path.",
+        statement:
+            "Every accepted task ends exactly once, as ran or as cancelled, also when shutdown comes in the middle of 10 000 submissions from 4 threads.",
+        why:
+            "Work accepted and then lost at shutdown leaves callers waiting forever: every accepted task must end exactly once, as ran or as cancelled.",
+        catches:
+            "NIOThreadPool's documentation says all tasks will be run while its code hands queued items .cancelled (seen in its source); SwiftNIO's testWeFailOutstandingScheduledTasksOnELShutdown checks the failing path.",
         requires: .shutdown
     ) { context in
         let scheduler = try makeShutdownScheduler(context)
         let timed = scheduler as? any TimedScheduler
-        let perProducer = 2_500, producers = 4, total = perProducer * producers
+        let perProducer = 2_500
+        let producers = 4
+        let total = perProducer * producers
         let runs = Shared([Int](repeating: 0, count: total))
         let handles = Shared([(any Cancellable)?](repeating: nil, count: total))
         // The producer that makes this submission shuts the scheduler down while the others keep submitting, so
@@ -68,7 +75,10 @@ enum LifecycleRules {
         if let twice = ranCounts.firstIndex(where: { $0 > 1 }) {
             throw RuleFailure("task \(grouped(twice + 1)) ran \(ranCounts[twice]) times")
         }
-        var ran = 0, cancelled = 0, neither = 0, both = 0
+        var ran = 0
+        var cancelled = 0
+        var neither = 0
+        var both = 0
         for (index, handle) in all.enumerated() {
             switch (ranCounts[index] == 1, handle.isCancelled) {
             case (true, false): ran += 1
@@ -77,15 +87,20 @@ enum LifecycleRules {
             case (true, true): both += 1
             }
         }
-        try require(neither == 0 && both == 0,
-                    "of \(grouped(total)) tasks \(grouped(ran)) ran, \(grouped(cancelled)) were cancelled, \(grouped(neither)) neither ran nor were cancelled, \(grouped(both)) both (shutdown after \(grouped(shutdownAfter)) submissions)")
-        return "shutdown after \(grouped(shutdownAfter)) submissions: \(grouped(ran)) ran, \(grouped(cancelled)) cancelled"
+        try require(
+            neither == 0 && both == 0,
+            "of \(grouped(total)) tasks \(grouped(ran)) ran, \(grouped(cancelled)) were cancelled, \(grouped(neither)) neither ran nor were cancelled, \(grouped(both)) both (shutdown after \(grouped(shutdownAfter)) submissions)"
+        )
+        return
+            "shutdown after \(grouped(shutdownAfter)) submissions: \(grouped(ran)) ran, \(grouped(cancelled)) cancelled"
     }
 
     static let refusedAfterShutdown = ConformanceRule(
         id: "L2", family: .lifecycle,
-        statement: "After shutdown, schedule returns an already-cancelled handle at once and the work never runs; nothing is silently dropped.",
-        why: "Scheduling on a shut-down scheduler must be answered, not ignored: an already-cancelled handle says \"never\" at once.",
+        statement:
+            "After shutdown, schedule returns an already-cancelled handle at once and the work never runs; nothing is silently dropped.",
+        why:
+            "Scheduling on a shut-down scheduler must be answered, not ignored: an already-cancelled handle says \"never\" at once.",
         catches: "Work silently dropped after shutdown.",
         requires: .shutdown
     ) { context in
@@ -97,11 +112,14 @@ enum LifecycleRules {
         if let timed = scheduler as? any TimedScheduler {
             handles.append(("delayed", timed.schedule(at: timed.now + .milliseconds(1)) { ran.increment() }))
             if context.backend.traits.contains(.repeating) {
-                handles.append(("repeating", timed.schedule(at: timed.now, every: .milliseconds(1)) { ran.increment() }))
+                handles.append(
+                    ("repeating", timed.schedule(at: timed.now, every: .milliseconds(1)) { ran.increment() }))
             }
         }
         let notCancelled = handles.filter { !$0.1.isCancelled }.map(\.0)
-        try require(notCancelled.isEmpty, "after shutdown, \(notCancelled.joined(separator: ", ")) work got a handle that is not cancelled")
+        try require(
+            notCancelled.isEmpty,
+            "after shutdown, \(notCancelled.joined(separator: ", ")) work got a handle that is not cancelled")
         try require(handles.allSatisfy { !$0.1.cancel() }, "cancel() of a refused handle returned true")
         usleep(20_000)
         try require(ran.value == 0, "\(ran.value) tasks scheduled after shutdown ran")
@@ -110,7 +128,8 @@ enum LifecycleRules {
 
     static let idempotentShutdown = ConformanceRule(
         id: "L3", family: .lifecycle,
-        statement: "shutdown is idempotent, and calling it from one of the scheduler's own tasks returns without deadlock.",
+        statement:
+            "shutdown is idempotent, and calling it from one of the scheduler's own tasks returns without deadlock.",
         why: "Shutdown is called from clean-up paths that may run on the scheduler itself, and more than once.",
         catches: "SwiftNIO's testCallingSyncShutdownGracefullyMultipleTimesShouldNotHang guards the same.",
         requires: .shutdown
@@ -130,9 +149,11 @@ enum LifecycleRules {
 
     static let farTimers = ConformanceRule(
         id: "L4", family: .lifecycle,
-        statement: "Far-future timers do not delay shutdown, and afterwards the scheduler and every capture of its pending work are freed.",
+        statement:
+            "Far-future timers do not delay shutdown, and afterwards the scheduler and every capture of its pending work are freed.",
         why: "A timer due in a day must not keep a pool, its threads and the captures alive after shutdown.",
-        catches: "SwiftNIO's testShutdownWhileScheduledTasksNotReady and testScheduleRepeatedTaskToNotRetainEventLoop guard the same.",
+        catches:
+            "SwiftNIO's testShutdownWhileScheduledTasksNotReady and testScheduleRepeatedTaskToNotRetainEventLoop guard the same.",
         requires: [.shutdown, .timed]
     ) { context in
         let captures = LiveCount()
@@ -154,16 +175,21 @@ enum LifecycleRules {
         }
         try require(took < .seconds(5), "shutdown() with timers due in an hour took \(milliseconds(took))")
         poll(upTo: .seconds(2)) { captures.live == 0 && released.isNil }
-        try require(captures.live == 0, "\(captures.live) of the far timers' captures were still alive 2 s after shutdown")
-        try require(released.isNil, "the scheduler was still alive 2 s after shutdown and its last reference was dropped")
+        try require(
+            captures.live == 0, "\(captures.live) of the far timers' captures were still alive 2 s after shutdown")
+        try require(
+            released.isNil, "the scheduler was still alive 2 s after shutdown and its last reference was dropped")
         return "shutdown took \(milliseconds(took))"
     }
 
     static let releasedWithPending = ConformanceRule(
         id: "L5", family: .lifecycle,
-        statement: "Releasing a scheduler with pending work never crashes or leaks: its work either runs or is dropped as the backend declares, and then the scheduler and captures are freed.",
-        why: "A scheduler released without a shutdown must neither crash nor leak threads, and what becomes of its pending work must be said.",
-        catches: "RAC's test scheduler runs everything in dealloc while combine-schedulers drops it: both are fine, neither was declared."
+        statement:
+            "Releasing a scheduler with pending work never crashes or leaks: its work either runs or is dropped as the backend declares, and then the scheduler and captures are freed.",
+        why:
+            "A scheduler released without a shutdown must neither crash nor leak threads, and what becomes of its pending work must be said.",
+        catches:
+            "RAC's test scheduler runs everything in dealloc while combine-schedulers drops it: both are fine, neither was declared."
     ) { context in
         let captures = LiveCount()
         let ran = Counter()
@@ -175,10 +201,20 @@ enum LifecycleRules {
             let scheduler = context.makeScheduler()
             if !singleton { released.set(scheduler) }
             let capture = captures.make()
-            for _ in 0..<100 { scheduler.schedule { capture.touch(); ran.increment() } }
+            for _ in 0..<100 {
+                scheduler.schedule {
+                    capture.touch()
+                    ran.increment()
+                }
+            }
             var count = 100
             if let timed = scheduler as? any TimedScheduler {
-                for _ in 0..<10 { timed.schedule(at: timed.now + .milliseconds(20)) { capture.touch(); ran.increment() } }
+                for _ in 0..<10 {
+                    timed.schedule(at: timed.now + .milliseconds(20)) {
+                        capture.touch()
+                        ran.increment()
+                    }
+                }
                 count += 10
             }
             tasks = count
@@ -187,13 +223,17 @@ enum LifecycleRules {
         switch policy {
         case .runs:
             poll(upTo: .seconds(10)) { ran.value == tasks }
-            try require(ran.value == tasks, "declared that pending work runs, but \(ran.value) of \(tasks) tasks ran within 10 s of the release")
+            try require(
+                ran.value == tasks,
+                "declared that pending work runs, but \(ran.value) of \(tasks) tasks ran within 10 s of the release")
         case .dropped:
             usleep(50_000)
             try require(ran.value == 0, "declared that pending work is dropped, but \(ran.value) of \(tasks) tasks ran")
         }
         poll(upTo: .seconds(2)) { captures.live == 0 && released.isNil }
-        try require(captures.live == 0, "the pending work's capture was still alive 2 s after the work \(policy == .runs ? "ran" : "was dropped")")
+        try require(
+            captures.live == 0,
+            "the pending work's capture was still alive 2 s after the work \(policy == .runs ? "ran" : "was dropped")")
         try require(released.isNil, "the released scheduler was still alive 2 s later")
         return "pending work \(policy.rawValue)" + (singleton ? "; shared instance, never released" : "")
     }

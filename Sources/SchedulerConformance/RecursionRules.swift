@@ -1,7 +1,7 @@
-import ToolSupport
 import Foundation
 import SchedulerKit
 import Synchronization
+import ToolSupport
 
 /// R: recursion (`scheduleRecursive` and nested scheduling).
 enum RecursionRules {
@@ -14,9 +14,11 @@ enum RecursionRules {
 
     static let trampoline = ConformanceRule(
         id: "R1", family: .recursion,
-        statement: "On a trampolining scheduler, work scheduled from inside a task runs after that task returns, in FIFO order.",
+        statement:
+            "On a trampolining scheduler, work scheduled from inside a task runs after that task returns, in FIFO order.",
         why: "Trampolining keeps an inline scheduler from growing the stack while it keeps FIFO order.",
-        catches: "RxSwift's CurrentThreadScheduler basicScenario and RAC's \"after the caller completes\" spec check the same.",
+        catches:
+            "RxSwift's CurrentThreadScheduler basicScenario and RAC's \"after the caller completes\" spec check the same.",
         requires: .trampoline
     ) { context in
         let scheduler = context.makeScheduler()
@@ -38,8 +40,10 @@ enum RecursionRules {
     }
 
     /// Runs `steps` recursive steps; stops early (and reports it) if the stack grows by more than 64 KiB.
-    static func recurse(_ context: ConformanceContext, steps: Int,
-                        eachStep: @escaping @Sendable () -> Void = {}) throws -> StackProbe {
+    static func recurse(
+        _ context: ConformanceContext, steps: Int,
+        eachStep: @escaping @Sendable () -> Void = {}
+    ) throws -> StackProbe {
         let scheduler = context.makeScheduler()
         let probe = StackProbe()
         let done = Counter()
@@ -52,14 +56,16 @@ enum RecursionRules {
         try context.waitUntil("\(grouped(steps)) recursive steps", on: scheduler, timeout: .seconds(120)) {
             done.value >= steps || grew.load(ordering: .acquiring)
         }
-        try require(!grew.load(ordering: .acquiring),
-                    "the stack grew by more than \(StackProbe.limit / 1024) KiB after \(grouped(done.value)) recursive steps")
+        try require(
+            !grew.load(ordering: .acquiring),
+            "the stack grew by more than \(StackProbe.limit / 1024) KiB after \(grouped(done.value)) recursive steps")
         return probe
     }
 
     static let noStackGrowth = ConformanceRule(
         id: "R2", family: .recursion,
-        statement: "Self-rescheduling never grows the stack: 100 000 steps (1 000 000 inline or on virtual time) complete at a flat stack depth.",
+        statement:
+            "Self-rescheduling never grows the stack: 100 000 steps (1 000 000 inline or on virtual time) complete at a flat stack depth.",
         why: "Recursive streams (repeat, retry, paging) reschedule themselves millions of times.",
         catches: "ReactiveCocoa#1296 (the immediate scheduler recursed on the stack instead of flattening)."
     ) { context in
@@ -70,7 +76,8 @@ enum RecursionRules {
 
     static let boundedMemory = ConformanceRule(
         id: "R3", family: .recursion,
-        statement: "Recursion keeps bounded bookkeeping: after 1 000 000 steps, its captures are released and resident memory stays flat (under 32 MiB over the last 900 000).",
+        statement:
+            "Recursion keeps bounded bookkeeping: after 1 000 000 steps, its captures are released and resident memory stays flat (under 32 MiB over the last 900 000).",
         why: "Bookkeeping that grows with every step leaks for as long as the recursion lives.",
         catches: "ReactiveCocoa#272 (unbounded recursion leaked through a growing compound disposable)."
     ) { context in
@@ -87,7 +94,9 @@ enum RecursionRules {
                 if count.increment() == steps / 10 { midway.update { $0 = ResidentMemory.current.map { Int($0) } } }
             }
         }
-        try context.waitUntil("the recursion's captures to be released", on: context.makeScheduler(), timeout: .seconds(2)) {
+        try context.waitUntil(
+            "the recursion's captures to be released", on: context.makeScheduler(), timeout: .seconds(2)
+        ) {
             captures.live == 0
         }
         let after = ResidentMemory.current.map { Int($0) }
@@ -96,16 +105,22 @@ enum RecursionRules {
         }
         // Keeping 40 bytes per step (the smallest object plus its pointer) would add 36 MB over 900 000 steps.
         let growth = after - early
-        try require(growth < 32 << 20,
-                    "resident memory grew by \(grouped(growth)) bytes over the last \(grouped(steps - steps / 10)) of \(grouped(steps)) steps")
-        return "\(grouped(steps)) steps; resident memory \(grouped((after - before) / 1024)) KiB from start, \(grouped(growth / 1024)) KiB over the last 90%"
+        try require(
+            growth < 32 << 20,
+            "resident memory grew by \(grouped(growth)) bytes over the last \(grouped(steps - steps / 10)) of \(grouped(steps)) steps"
+        )
+        return
+            "\(grouped(steps)) steps; resident memory \(grouped((after - before) / 1024)) KiB from start, \(grouped(growth / 1024)) KiB over the last 90%"
     }
 
     static let stopping = ConformanceRule(
         id: "R4", family: .recursion,
-        statement: "Cancelling a recursion stops it within one step, from inside a step or from another thread, and a step may reschedule from an asynchronous callback.",
-        why: "Disposing a recursive stream must stop it, and a step that reschedules from a completion handler must keep it going.",
-        catches: "ReactiveCocoa#369, fixed by #370 (scheduleRecursiveBlock stopped when recurse was called asynchronously).",
+        statement:
+            "Cancelling a recursion stops it within one step, from inside a step or from another thread, and a step may reschedule from an asynchronous callback.",
+        why:
+            "Disposing a recursive stream must stop it, and a step that reschedules from a completion handler must keep it going.",
+        catches:
+            "ReactiveCocoa#369, fixed by #370 (scheduleRecursiveBlock stopped when recurse was called asynchronously).",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -115,15 +130,18 @@ enum RecursionRules {
         let insideResult = Shared<Bool?>(nil)
         let probe = StackProbe()
         scheduler.schedule {
-            box.set(scheduler.scheduleRecursive { reschedule in
-                let step = insideSteps.increment()
-                if step == 10 { insideResult.update { $0 = box.value?.cancel() } }
-                if step < 1_000, probe.sample() { reschedule() }
-            })
+            box.set(
+                scheduler.scheduleRecursive { reschedule in
+                    let step = insideSteps.increment()
+                    if step == 10 { insideResult.update { $0 = box.value?.cancel() } }
+                    if step < 1_000, probe.sample() { reschedule() }
+                })
         }
         try context.waitUntil("10 recursive steps", on: scheduler) { insideSteps.value >= 10 }
         context.letTimePass(.milliseconds(20), on: scheduler)
-        try require(insideResult.value == true, "cancel() from inside step 10 returned \(String(describing: insideResult.value))")
+        try require(
+            insideResult.value == true,
+            "cancel() from inside step 10 returned \(String(describing: insideResult.value))")
         try require(insideSteps.value == 10, "\(insideSteps.value - 10) steps ran after cancel() from inside step 10")
         // From another thread.
         let outsideSteps = Counter()
@@ -134,13 +152,17 @@ enum RecursionRules {
         try require(handle.cancel(), "cancel() of a live recursion returned false")
         let atCancel = outsideSteps.value
         context.letTimePass(.milliseconds(20), on: scheduler)
-        try require(outsideSteps.value <= atCancel + 1, "\(outsideSteps.value - atCancel) steps started after cancel() returned true")
+        try require(
+            outsideSteps.value <= atCancel + 1,
+            "\(outsideSteps.value - atCancel) steps started after cancel() returned true")
         // Rescheduling later, from another thread.
         let asyncSteps = Counter()
         scheduler.scheduleRecursive { reschedule in
             if asyncSteps.increment() < 100 { DispatchQueue.global().async { reschedule() } }
         }
-        try context.waitUntil("100 steps rescheduled from Dispatch callbacks", on: scheduler) { asyncSteps.value >= 100 }
+        try context.waitUntil("100 steps rescheduled from Dispatch callbacks", on: scheduler) {
+            asyncSteps.value >= 100
+        }
         return ""
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import ToolSupport
 import SchedulerKit
 import Synchronization
+import ToolSupport
 
 /// S: serial execution and ordering.
 enum SerialRules {
@@ -12,8 +12,10 @@ enum SerialRules {
 
     /// Floods `scheduler` with `producers × tasksPerProducer` tasks from threads released together, each running
     /// `body(producer, index)`, and waits until all of them ran.
-    static func flood(_ context: ConformanceContext, _ scheduler: any Scheduler,
-                      _ body: @escaping @Sendable (_ producer: Int, _ index: Int) -> Void) throws {
+    static func flood(
+        _ context: ConformanceContext, _ scheduler: any Scheduler,
+        _ body: @escaping @Sendable (_ producer: Int, _ index: Int) -> Void
+    ) throws {
         let ran = Counter()
         context.whileDriven(scheduler) {
             Producers.run(producers) { producer in
@@ -28,13 +30,17 @@ enum SerialRules {
         try context.waitUntil("all \(grouped(total)) tasks", on: scheduler) { ran.value == total }
     }
 
-    static let all: [ConformanceRule] = [exclusion, fifoPerProducer, causalFIFO, happensBefore, asynchrony, fairSharing, scope]
+    static let all: [ConformanceRule] = [
+        exclusion, fifoPerProducer, causalFIFO, happensBefore, asynchrony, fairSharing, scope,
+    ]
 
     static let exclusion = ConformanceRule(
         id: "S1", family: .serial,
         statement: "Two tasks of one scheduler never run at the same time, whichever threads submitted them.",
-        why: "A stream's operators keep their state without locks; two of its events delivered at once corrupt it. That is why RAC made every scheduler serial.",
-        catches: "ReactiveCocoa#136 (concurrent schedulers raced event delivery); a \"serial\" scheduler that is really a concurrent queue (negative control).",
+        why:
+            "A stream's operators keep their state without locks; two of its events delivered at once corrupt it. That is why RAC made every scheduler serial.",
+        catches:
+            "ReactiveCocoa#136 (concurrent schedulers raced event delivery); a \"serial\" scheduler that is really a concurrent queue (negative control).",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -46,16 +52,19 @@ enum SerialRules {
             if index % 500 == 0 { usleep(200) }
             inFlight.decrement()
         }
-        try require(overlaps.value == 0,
-                    "\(grouped(overlaps.value)) of \(grouped(total)) tasks started while another task was running")
+        try require(
+            overlaps.value == 0,
+            "\(grouped(overlaps.value)) of \(grouped(total)) tasks started while another task was running")
         return "\(grouped(total)) tasks from \(producers) producers"
     }
 
     static let fifoPerProducer = ConformanceRule(
         id: "S2", family: .serial,
-        statement: "Tasks submitted by one thread run in the order that thread submitted them, also while other threads submit.",
+        statement:
+            "Tasks submitted by one thread run in the order that thread submitted them, also while other threads submit.",
         why: "The events of one stream must arrive in the order they were sent.",
-        catches: "OpenCombine#234 (receive(on:) with a concurrent queue let the completion overtake a value); swift-corelibs-foundation#3272 and ProcedureKit#671 (on Linux, an OperationQueue with one operation at a time is not FIFO).",
+        catches:
+            "OpenCombine#234 (receive(on:) with a concurrent queue let the completion overtake a value); swift-corelibs-foundation#3272 and ProcedureKit#671 (on Linux, an OperationQueue with one operation at a time is not FIFO).",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -64,7 +73,9 @@ enum SerialRules {
         try flood(context, scheduler) { producer, index in
             lastSeen.update { last in
                 if last[producer] >= index {
-                    inversions.update { $0.append("producer \(producer): task \(index) ran after task \(last[producer])") }
+                    inversions.update {
+                        $0.append("producer \(producer): task \(index) ran after task \(last[producer])")
+                    }
                 }
                 last[producer] = index
             }
@@ -77,7 +88,8 @@ enum SerialRules {
     static let causalFIFO = ConformanceRule(
         id: "S3", family: .serial,
         statement: "If schedule(a) returned before another thread called schedule(b), a runs before b.",
-        why: "Code hands work across threads and expects the order it caused: a value sent after another must not be delivered before it.",
+        why:
+            "Code hands work across threads and expects the order it caused: a value sent after another must not be delivered before it.",
         catches: "A scheduler with a queue per producing thread, drained in any order.",
         requires: .serial
     ) { context in
@@ -100,17 +112,21 @@ enum SerialRules {
         try context.waitUntil("all \(grouped(rounds * 2)) tasks", on: scheduler) { order.value.count == rounds * 2 }
         let ran = order.value
         if let bad = ran.indices.first(where: { ran[$0] != $0 }) {
-            throw RuleFailure("task \(grouped(ran[bad])) ran in place \(grouped(bad)) of \(grouped(ran.count)) " +
-                              "(it was scheduled after the task it overtook had been scheduled on the other thread)")
+            throw RuleFailure(
+                "task \(grouped(ran[bad])) ran in place \(grouped(bad)) of \(grouped(ran.count)) "
+                    + "(it was scheduled after the task it overtook had been scheduled on the other thread)")
         }
         return "\(grouped(rounds)) ping-pongs between 2 threads"
     }
 
     static let happensBefore = ConformanceRule(
         id: "S4", family: .serial,
-        statement: "Each task sees every write made before it was scheduled and by the tasks before it, with no lock of its own: a plain counter bumped by 100 000 tasks from 4 threads comes out exact.",
-        why: "The tasks of one serial scheduler own the state they touch and must need no lock of their own: that takes a happens-before edge from schedule to task and from task to task.",
-        catches: "No peer's suite checks it; a lock-free queue missing a release or an acquire shows here and under ThreadSanitizer.",
+        statement:
+            "Each task sees every write made before it was scheduled and by the tasks before it, with no lock of its own: a plain counter bumped by 100 000 tasks from 4 threads comes out exact.",
+        why:
+            "The tasks of one serial scheduler own the state they touch and must need no lock of their own: that takes a happens-before edge from schedule to task and from task to task.",
+        catches:
+            "No peer's suite checks it; a lock-free queue missing a release or an acquire shows here and under ThreadSanitizer.",
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
@@ -119,15 +135,19 @@ enum SerialRules {
         // Read on a task of the scheduler: the scheduler's own ordering is what makes this read safe.
         let result = Shared(0)
         try runAsTask(context, on: scheduler, "the reading task") { result.update { $0 = state.value } }
-        try require(result.value == total, "plain counter is \(grouped(result.value)) after \(grouped(total)) increments")
+        try require(
+            result.value == total, "plain counter is \(grouped(result.value)) after \(grouped(total)) increments")
         return ""
     }
 
     static let asynchrony = ConformanceRule(
         id: "S5", family: .serial,
-        statement: "An asynchronous scheduler never runs a task on the stack of the schedule call that submitted it, also when a task schedules the next one.",
-        why: "Code that schedules while holding a lock, or from inside a task, deadlocks or recurses when the scheduler runs the work on its stack.",
-        catches: "ReactiveCocoa#1296 is the inline case (the immediate scheduler recursed on the stack); for an asynchronous scheduler, an optimisation that runs work inline when the queue is idle.",
+        statement:
+            "An asynchronous scheduler never runs a task on the stack of the schedule call that submitted it, also when a task schedules the next one.",
+        why:
+            "Code that schedules while holding a lock, or from inside a task, deadlocks or recurses when the scheduler runs the work on its stack.",
+        catches:
+            "ReactiveCocoa#1296 is the inline case (the immediate scheduler recursed on the stack); for an asynchronous scheduler, an optimisation that runs work inline when the queue is idle.",
         requires: .asynchronous
     ) { context in
         let scheduler = context.makeScheduler()
@@ -146,15 +166,20 @@ enum SerialRules {
         inside.call { _ = scheduler.schedule { chain(chainLength) } }
         let expected = chainLength + chainLength + 1
         try context.waitUntil("all \(grouped(expected)) tasks", on: scheduler) { ran.value == expected }
-        try require(onCallerStack.value == 0, "\(grouped(onCallerStack.value)) of \(grouped(expected)) tasks ran inside the schedule call")
+        try require(
+            onCallerStack.value == 0,
+            "\(grouped(onCallerStack.value)) of \(grouped(expected)) tasks ran inside the schedule call")
         return ""
     }
 
     static let fairSharing = ConformanceRule(
         id: "S6", family: .serial,
-        statement: "Schedulers that share threads share them fairly: while more schedulers than there are threads keep re-enqueueing busy work from inside their own tasks, a task on one more scheduler still starts (within 2 s).",
-        why: "Many schedulers share few threads (one per stream, on a pool of one thread per core): one busy stream must not starve the rest.",
-        catches: "libdispatch drains a serial queue for as long as it has work, so Dispatch declares S6; a pool that keeps a worker on one queue (negative control).",
+        statement:
+            "Schedulers that share threads share them fairly: while more schedulers than there are threads keep re-enqueueing busy work from inside their own tasks, a task on one more scheduler still starts (within 2 s).",
+        why:
+            "Many schedulers share few threads (one per stream, on a pool of one thread per core): one busy stream must not starve the rest.",
+        catches:
+            "libdispatch drains a serial queue for as long as it has work, so Dispatch declares S6; a pool that keeps a worker on one queue (negative control).",
         requires: [.serial, .asynchronous, .sharedThreads]
     ) { context in
         // More busy schedulers than a pool of one thread per core has threads, however the backend sizes itself.
@@ -178,15 +203,19 @@ enum SerialRules {
         let ran = Atomic<Bool>(false)
         probe.schedule { ran.store(true, ordering: .releasing) }
         let took = poll(upTo: .seconds(2)) { ran.load(ordering: .acquiring) }
-        try require(ran.load(ordering: .acquiring),
-                    "a task on another scheduler did not start within 2 s while \(busyCount) schedulers kept re-enqueueing 20 µs tasks (\(grouped(steps.value)) of them ran)")
+        try require(
+            ran.load(ordering: .acquiring),
+            "a task on another scheduler did not start within 2 s while \(busyCount) schedulers kept re-enqueueing 20 µs tasks (\(grouped(steps.value)) of them ran)"
+        )
         return "started after \(milliseconds(took)) beside \(busyCount) busy schedulers"
     }
 
     static let scope = ConformanceRule(
         id: "S7", family: .serial,
-        statement: "Serial covers a task's synchronous body only: work a task starts elsewhere and does not wait for may still run when the next task starts.",
-        why: "Serial means the synchronous body of a task: work the task starts elsewhere is not covered, and code must not rely on it.",
+        statement:
+            "Serial covers a task's synchronous body only: work a task starts elsewhere and does not wait for may still run when the next task starts.",
+        why:
+            "Serial means the synchronous body of a task: work the task starts elsewhere is not covered, and code must not rely on it.",
         catches: "ReactiveX/RxSwift#2538 (maxConcurrentOperationCount limits only the synchronous part of a task).",
         requires: [.serial, .asynchronous]
     ) { context in
@@ -199,7 +228,8 @@ enum SerialRules {
         scheduler.schedule { secondStarted.signal() }
         let started = wait(secondStarted)
         release.signal()
-        try require(started, "the second task waited for asynchronous work the first task started (did not start within 30 s)")
+        try require(
+            started, "the second task waited for asynchronous work the first task started (did not start within 30 s)")
         return ""
     }
 }

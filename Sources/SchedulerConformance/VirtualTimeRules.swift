@@ -1,7 +1,7 @@
 import Foundation
-import ToolSupport
 import SchedulerKit
 import Synchronization
+import ToolSupport
 
 /// V: virtual time, for schedulers driven by a test (``VirtualTimeDriver``).
 enum VirtualTimeRules {
@@ -22,7 +22,8 @@ enum VirtualTimeRules {
         id: "V1", family: .virtualTime,
         statement: "Nothing runs and the clock does not move until a test calls advance, step or run.",
         why: "Virtual time is of use only if nothing happens until the test says so.",
-        catches: "No reported bug: every virtual-time peer keeps it (RACTestSchedulerSpec, combine-schedulers' testAdvance).",
+        catches:
+            "No reported bug: every virtual-time peer keeps it (RACTestSchedulerSpec, combine-schedulers' testAdvance).",
         requires: .virtualTime
     ) { context in
         let scheduler = try makeDriver(context)
@@ -41,9 +42,12 @@ enum VirtualTimeRules {
 
     static let advanceOrder = ConformanceRule(
         id: "V2", family: .virtualTime,
-        statement: "advance(to: t) runs everything due by t in (due time, submission) order with now equal to each task's due time while it runs, leaves later work alone, and ends with now == t.",
-        why: "Code under test reads now while it runs: it must see the task's own due time, and the clock must land where the test asked.",
-        catches: "ReactiveCocoa#2991 (the test scheduler's currentDate was wrong while actions ran); combine-schedulers moves now back for tasks due in the past (seen in its source).",
+        statement:
+            "advance(to: t) runs everything due by t in (due time, submission) order with now equal to each task's due time while it runs, leaves later work alone, and ends with now == t.",
+        why:
+            "Code under test reads now while it runs: it must see the task's own due time, and the clock must land where the test asked.",
+        catches:
+            "ReactiveCocoa#2991 (the test scheduler's currentDate was wrong while actions ran); combine-schedulers moves now back for tasks due in the past (seen in its source).",
         requires: .virtualTime
     ) { context in
         let scheduler = try makeDriver(context)
@@ -61,7 +65,10 @@ enum VirtualTimeRules {
         scheduler.advance(to: target)
         let ran = record.value
         let order = expected.sorted { ($0.due, $0.index) < ($1.due, $1.index) }.map(\.index)
-        try require(ran.map(\.index) == order, "ran out of (due, submission) order; first difference at place \(zip(ran.map(\.index), order).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? ran.count)")
+        try require(
+            ran.map(\.index) == order,
+            "ran out of (due, submission) order; first difference at place \(zip(ran.map(\.index), order).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? ran.count)"
+        )
         if let wrong = ran.first(where: { $0.now != $0.due }) {
             throw RuleFailure("task \(wrong.index) due at \(wrong.due - origin) saw now = \(wrong.now - origin)")
         }
@@ -76,7 +83,8 @@ enum VirtualTimeRules {
     static let addedDuringAdvance = ConformanceRule(
         id: "V3", family: .virtualTime,
         statement: "Work added during an advance and due by its target runs in the same advance.",
-        why: "Work an action schedules within the advanced window belongs to the same advance, or a test must advance twice to see it.",
+        why:
+            "Work an action schedules within the advanced window belongs to the same advance, or a test must advance twice to see it.",
         catches: "RxSwift's testVirtualScheduler_start checks the same.",
         requires: .virtualTime
     ) { context in
@@ -97,9 +105,11 @@ enum VirtualTimeRules {
 
     static let stepRunsOne = ConformanceRule(
         id: "V4", family: .virtualTime,
-        statement: "step() runs exactly one task (the earliest) and does nothing on an empty scheduler; advance(by: 0) runs work due now.",
+        statement:
+            "step() runs exactly one task (the earliest) and does nothing on an empty scheduler; advance(by: 0) runs work due now.",
         why: "Tests step through time one task at a time: step() must run one task, whatever kind it is.",
-        catches: "Found here: SchedulerKit's own TestScheduler.step() ran a second task after a repeating tick that cancelled itself (fixed; V4 now schedules such a tick).",
+        catches:
+            "Found here: SchedulerKit's own TestScheduler.step() ran a second task after a repeating tick that cancelled itself (fixed; V4 now schedules such a tick).",
         requires: .virtualTime
     ) { context in
         let scheduler = try makeDriver(context)
@@ -117,21 +127,27 @@ enum VirtualTimeRules {
         let ticks = Shared<[String]>([])
         let handle = Shared<(any Cancellable)?>(nil)
         let start = scheduler.now + .seconds(10)
-        handle.update { $0 = scheduler.schedule(at: start, every: .seconds(1), leeway: .zero) {
-            ticks.update { $0.append("tick") }
-            handle.value?.cancel()
-        } }
+        handle.update {
+            $0 = scheduler.schedule(at: start, every: .seconds(1), leeway: .zero) {
+                ticks.update { $0.append("tick") }
+                handle.value?.cancel()
+            }
+        }
         scheduler.schedule(at: start + .seconds(1)) { ticks.update { $0.append("later") } }
         try require(scheduler.step(), "step() with a repeating tick due reported that it ran no task")
-        try require(ticks.value == ["tick"], "one step ran \(ticks.value), expected only the repeating tick that cancels itself")
+        try require(
+            ticks.value == ["tick"], "one step ran \(ticks.value), expected only the repeating tick that cancels itself"
+        )
         return ""
     }
 
     static let clockForward = ConformanceRule(
         id: "V5", family: .virtualTime,
-        statement: "The virtual clock never goes backwards: work scheduled in the past runs at the current now, and now never decreases from one task to the next.",
+        statement:
+            "The virtual clock never goes backwards: work scheduled in the past runs at the current now, and now never decreases from one task to the next.",
         why: "A clock that moves backwards breaks every elapsed-time computation of the code under test.",
-        catches: "RxSwift's advanceTo can set the clock backwards (seen in its source); ReactiveSwift only asserts in debug builds.",
+        catches:
+            "RxSwift's advanceTo can set the clock backwards (seen in its source); ReactiveSwift only asserts in debug builds.",
         requires: .virtualTime
     ) { context in
         let scheduler = try makeDriver(context)
@@ -144,16 +160,23 @@ enum VirtualTimeRules {
         scheduler.advance(by: .seconds(2))
         let times = seen.value
         try require(times.count == 3, "\(times.count) of 3 tasks ran")
-        try require(times[0] >= ten && times[1] >= ten, "past-due work saw now = \(times[0] - ten), \(times[1] - ten) relative to the time it was scheduled")
-        try require(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "now went backwards between tasks: \(times.map { $0 - ten })")
+        try require(
+            times[0] >= ten && times[1] >= ten,
+            "past-due work saw now = \(times[0] - ten), \(times[1] - ten) relative to the time it was scheduled")
+        try require(
+            zip(times, times.dropFirst()).allSatisfy { $0 <= $1 },
+            "now went backwards between tasks: \(times.map { $0 - ten })")
         return ""
     }
 
     static let missedTicks = ConformanceRule(
         id: "V6", family: .virtualTime,
-        statement: "Repeating work fires every tick an advance passes over (1 000 ticks for 1 000 s at 1 s), and equal ticks run in creation order.",
-        why: "A test that advances an hour must see every tick of a per-second timer, in creation order when ticks coincide.",
-        catches: "pointfreeco/swift-composable-architecture#94 and #97 (coinciding ticks out of order); combine-schedulers' testTwoIntervalOrdering.",
+        statement:
+            "Repeating work fires every tick an advance passes over (1 000 ticks for 1 000 s at 1 s), and equal ticks run in creation order.",
+        why:
+            "A test that advances an hour must see every tick of a per-second timer, in creation order when ticks coincide.",
+        catches:
+            "pointfreeco/swift-composable-architecture#94 and #97 (coinciding ticks out of order); combine-schedulers' testTwoIntervalOrdering.",
         requires: [.virtualTime, .repeating]
     ) { context in
         let scheduler = try makeDriver(context)
@@ -173,7 +196,8 @@ enum VirtualTimeRules {
 
     static let boundedRun = ConformanceRule(
         id: "V7", family: .virtualTime,
-        statement: "run(maxSteps:) drains finite work and says so, and stops after maxSteps, saying so, when a repeating timer would never end.",
+        statement:
+            "run(maxSteps:) drains finite work and says so, and stops after maxSteps, saying so, when a repeating timer would never end.",
         why: "run() never ends on its own while a repeating timer lives: it must stop and say so.",
         catches: "A run() that loops for ever.",
         requires: [.virtualTime, .repeating]
@@ -193,9 +217,12 @@ enum VirtualTimeRules {
 
     static let noDeadlock = ConformanceRule(
         id: "V8", family: .virtualTime,
-        statement: "Ten threads may schedule and cancel while an advance runs, and actions run with no internal lock held, so an action can wait for another thread that uses the scheduler.",
-        why: "Tests of concurrent code schedule from many threads while the clock advances; an action that waits for another thread must not deadlock on the scheduler's lock.",
-        catches: "ReactiveSwift's TestScheduler.advance(to:) returns still holding its lock (seen in its source); ReactiveX/RxSwift#2609, fixed by #2610 (the virtual-time scheduler's thread check crashed under Swift Testing).",
+        statement:
+            "Ten threads may schedule and cancel while an advance runs, and actions run with no internal lock held, so an action can wait for another thread that uses the scheduler.",
+        why:
+            "Tests of concurrent code schedule from many threads while the clock advances; an action that waits for another thread must not deadlock on the scheduler's lock.",
+        catches:
+            "ReactiveSwift's TestScheduler.advance(to:) returns still holding its lock (seen in its source); ReactiveX/RxSwift#2609, fixed by #2610 (the virtual-time scheduler's thread check crashed under Swift Testing).",
         requires: .virtualTime
     ) { context in
         let scheduler = try makeDriver(context)
@@ -225,8 +252,12 @@ enum VirtualTimeRules {
                 if index % 2 == 0 { handle.cancel() }
             }
         }
-        try require(wait(advanced, timeout: .seconds(30)), "the advancing thread did not finish within 30 s (deadlock?)")
-        try require(blocked.value == 0, "\(blocked.value) of 20 actions could not get another thread to use the scheduler within 5 s (a lock is held while actions run)")
+        try require(
+            wait(advanced, timeout: .seconds(30)), "the advancing thread did not finish within 30 s (deadlock?)")
+        try require(
+            blocked.value == 0,
+            "\(blocked.value) of 20 actions could not get another thread to use the scheduler within 5 s (a lock is held while actions run)"
+        )
         scheduler.advance(by: .seconds(1))
         return ""
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A pthread mutex and a condition variable that waits on `CLOCK_MONOTONIC` (the clock of ``SchedulerTime``).
@@ -19,15 +19,15 @@ final class ConditionLock: @unchecked Sendable {
         var mutexAttributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&mutexAttributes)
         #if canImport(Glibc)
-        // Adaptive: spin briefly before sleeping in the kernel; hold times here are a few dozen nanoseconds.
-        pthread_mutexattr_settype(&mutexAttributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+            // Adaptive: spin briefly before sleeping in the kernel; hold times here are a few dozen nanoseconds.
+            pthread_mutexattr_settype(&mutexAttributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
         #endif
         pthread_mutex_init(mutex, &mutexAttributes)
         pthread_mutexattr_destroy(&mutexAttributes)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         #if canImport(Glibc)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
         #endif
         pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
@@ -52,14 +52,15 @@ final class ConditionLock: @unchecked Sendable {
             return
         }
         #if canImport(Glibc)
-        var time = timespec(tv_sec: Int(deadline.nanoseconds / 1_000_000_000),
-                            tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
-        pthread_cond_timedwait(condition, mutex, &time)
+            var time = timespec(
+                tv_sec: Int(deadline.nanoseconds / 1_000_000_000),
+                tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
+            pthread_cond_timedwait(condition, mutex, &time)
         #else
-        // The wall clock may jump; a relative wait does not care, and a late wake-up only re-checks.
-        let remaining = max(0, deadline.nanoseconds - SchedulerTime.monotonicNow().nanoseconds)
-        var time = timespec(tv_sec: Int(remaining / 1_000_000_000), tv_nsec: Int(remaining % 1_000_000_000))
-        pthread_cond_timedwait_relative_np(condition, mutex, &time)
+            // The wall clock may jump; a relative wait does not care, and a late wake-up only re-checks.
+            let remaining = max(0, deadline.nanoseconds - SchedulerTime.monotonicNow().nanoseconds)
+            var time = timespec(tv_sec: Int(remaining / 1_000_000_000), tv_nsec: Int(remaining % 1_000_000_000))
+            pthread_cond_timedwait_relative_np(condition, mutex, &time)
         #endif
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DequeModule
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Per-thread state: the current scheduler, the immediate scheduler's trampoline, and the pool a worker belongs to.
 /// A struct behind a pthread key, reached through a pointer: only its own thread ever touches it, and a pointer
@@ -22,9 +23,9 @@ struct ThreadState {
         var key = pthread_key_t()
         let rc = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
-            let state = pointer.assumingMemoryBound(to: ThreadState.self)
+                let state = pointer.assumingMemoryBound(to: ThreadState.self)
             #else
-            guard let state = pointer?.assumingMemoryBound(to: ThreadState.self) else { return }
+                guard let state = pointer?.assumingMemoryBound(to: ThreadState.self) else { return }
             #endif
             state.deinitialize(count: 1)
             state.deallocate()

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// RAC's `RACTargetQueueScheduler` in Swift: a private serial queue whose target is any queue (serial even when
 /// the target is concurrent).
@@ -15,7 +16,8 @@ import Foundation
 ///   Dispatch's uptime clock, never the wall clock.
 /// - Repeating work is a fixed-rate `DispatchSourceTimer` with leeway on the private queue: missed ticks coalesce and
 ///   ticks never overlap. Dropping its handle does not stop it; only `cancel()` does.
-/// - Pending work (plain, delayed or repeating) keeps the scheduler alive and runs: releasing the scheduler drops nothing.
+/// - Pending work (plain, delayed or repeating) keeps the scheduler alive and runs: releasing the scheduler drops
+///   nothing.
 /// - Not fair between queues: libdispatch drains a serial queue for as long as it has work, so a scheduler whose
 ///   tasks keep re-enqueueing holds a thread of its target; enough of them starve the rest (declared for rule S6).
 public final class DispatchQueueScheduler: TimedScheduler {
@@ -38,7 +40,9 @@ public final class DispatchQueueScheduler: TimedScheduler {
     }
 
     /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
-    public static let traits: SchedulerTraits = [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]
+    public static let traits: SchedulerTraits = [
+        .serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads,
+    ]
 
     public var traits: SchedulerTraits { Self.traits }
 
@@ -121,10 +125,12 @@ public final class DispatchQueueScheduler: TimedScheduler {
             let elapsed = SchedulerTime.monotonicNow().nanoseconds - start.nanoseconds
             guard elapsed >= 0 else { return }
             let slot = elapsed / step
-            guard lastSlot.withLock({ last in
-                defer { last = max(last, slot) }
-                return slot > last
-            }) else { return }
+            guard
+                lastSlot.withLock({ last in
+                    defer { last = max(last, slot) }
+                    return slot > last
+                })
+            else { return }
             Schedulers.performAsCurrent(self) { _ = repeating.runTick() }
         }
         repeating.setOnEnd { source.timer.cancel() }
@@ -182,7 +188,8 @@ extension DispatchQueueScheduler {
 }
 
 /// A Dispatch timer source that can cross threads.
-// @unchecked Sendable: Dispatch sources are thread-safe objects; `schedule`, `cancel` and friends may be called from any thread.
+// @unchecked Sendable: Dispatch sources are thread-safe objects; `schedule`, `cancel` and friends may be called from
+// any thread.
 final class TimerSource: @unchecked Sendable {
     let timer: any DispatchSourceTimer
     init(queue: DispatchQueue) { timer = DispatchSource.makeTimerSource(queue: queue) }

@@ -26,7 +26,9 @@ public final class OperationQueueScheduler: TimedScheduler {
     }
 
     /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
-    public static let traits: SchedulerTraits = [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]
+    public static let traits: SchedulerTraits = [
+        .serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads,
+    ]
 
     public var traits: SchedulerTraits { Self.traits }
 
@@ -43,9 +45,10 @@ public final class OperationQueueScheduler: TimedScheduler {
     public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
         if deadline <= now { return schedule(work) }
         let handle = OperationHandle(ScheduledWork(work))
-        handle.setTimer(Self.timekeeper.schedule(at: deadline) { [self] in
-            if !handle.task.isCancelled { enqueue(handle) }
-        })
+        handle.setTimer(
+            Self.timekeeper.schedule(at: deadline) { [self] in
+                if !handle.task.isCancelled { enqueue(handle) }
+            })
         return handle
     }
 
@@ -58,12 +61,13 @@ public final class OperationQueueScheduler: TimedScheduler {
         let tickInFlight = Atomic<Bool>(false)
         let timer = Self.timekeeper.schedule(at: start, every: interval, leeway: leeway) { [self] in
             guard !repeating.isCancelled,
-                  tickInFlight.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+                tickInFlight.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
             else { return }
-            operationQueue.addOperation(TaskOperation(scheduler: self) {
-                repeating.runTick()
-                tickInFlight.store(false, ordering: .releasing)
-            })
+            operationQueue.addOperation(
+                TaskOperation(scheduler: self) {
+                    repeating.runTick()
+                    tickInFlight.store(false, ordering: .releasing)
+                })
         }
         repeating.setOnEnd { timer.cancel() }
         return repeating

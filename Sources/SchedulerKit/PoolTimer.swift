@@ -24,9 +24,12 @@ enum PoolTimer {
             return (scheduler, task.isCancelled ? nil : task)
         case .tick(let repeating):
             guard !repeating.work.isCancelled else { return (repeating.scheduler, nil) }
-            return (repeating.scheduler, ScheduledWork { [core] in
-                if repeating.work.runTick().goesOn { core.rearm(repeating, after: due) }
-            })
+            return (
+                repeating.scheduler,
+                ScheduledWork { [core] in
+                    if repeating.work.runTick().goesOn { core.rearm(repeating, after: due) }
+                }
+            )
         }
     }
 }
@@ -39,7 +42,9 @@ final class PoolRepeating: Sendable {
     let interval: Duration
     let sequence: UInt64
 
-    init(scheduler: ThreadPoolScheduler, work: RepeatingWork, start: SchedulerTime, interval: Duration, sequence: UInt64) {
+    init(
+        scheduler: ThreadPoolScheduler, work: RepeatingWork, start: SchedulerTime, interval: Duration, sequence: UInt64
+    ) {
         self.scheduler = scheduler
         self.work = work
         self.start = start

@@ -1,5 +1,3 @@
-
-
 extension Scheduler {
     /// Runs `body` on this scheduler; each call of `reschedule` schedules one more step.
     ///
@@ -35,11 +33,13 @@ final class Recursion: Cancellable {
     }
 
     func scheduleStep() {
-        guard let generation = state.withLock({ state -> UInt64? in
-            guard state.body != nil else { return nil }
-            state.generation += 1
-            return state.generation
-        }) else { return }
+        guard
+            let generation = state.withLock({ state -> UInt64? in
+                guard state.body != nil else { return nil }
+                state.generation += 1
+                return state.generation
+            })
+        else { return }
         let step = scheduler.schedule { [self] in runStep() }
         // The step may already have run (immediate scheduler) or the recursion may have been cancelled meanwhile.
         let cancelled = state.withLock { state in

@@ -27,14 +27,18 @@ public final class RepeatingWork: Cancellable, @unchecked Sendable {
             let current = state.load(ordering: .acquiring)
             switch State(rawValue: current)! {
             case .idle:
-                if state.compareExchange(expected: current, desired: State.cancelled.rawValue,
-                                         ordering: .acquiringAndReleasing).exchanged {
+                if state.compareExchange(
+                    expected: current, desired: State.cancelled.rawValue,
+                    ordering: .acquiringAndReleasing
+                ).exchanged {
                     end()
                     return true
                 }
             case .running:
-                if state.compareExchange(expected: current, desired: State.runningCancelled.rawValue,
-                                         ordering: .acquiringAndReleasing).exchanged {
+                if state.compareExchange(
+                    expected: current, desired: State.runningCancelled.rawValue,
+                    ordering: .acquiringAndReleasing
+                ).exchanged {
                     return true
                 }
             case .cancelled, .runningCancelled:
@@ -68,11 +72,17 @@ public final class RepeatingWork: Cancellable, @unchecked Sendable {
     /// at once.
     @discardableResult
     public func runTick() -> Tick {
-        guard state.compareExchange(expected: State.idle.rawValue, desired: State.running.rawValue,
-                                    ordering: .acquiringAndReleasing).exchanged else { return .skipped }
+        guard
+            state.compareExchange(
+                expected: State.idle.rawValue, desired: State.running.rawValue,
+                ordering: .acquiringAndReleasing
+            ).exchanged
+        else { return .skipped }
         work?()
-        if state.compareExchange(expected: State.running.rawValue, desired: State.idle.rawValue,
-                                 ordering: .acquiringAndReleasing).exchanged {
+        if state.compareExchange(
+            expected: State.running.rawValue, desired: State.idle.rawValue,
+            ordering: .acquiringAndReleasing
+        ).exchanged {
             return .ran
         }
         state.store(State.cancelled.rawValue, ordering: .releasing)

@@ -30,9 +30,11 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
 
     @discardableResult
     public func cancel() -> Bool {
-        guard state.compareExchange(
-            expected: State.pending.rawValue, desired: State.cancelled.rawValue, ordering: .acquiringAndReleasing
-        ).exchanged else { return false }
+        guard
+            state.compareExchange(
+                expected: State.pending.rawValue, desired: State.cancelled.rawValue, ordering: .acquiringAndReleasing
+            ).exchanged
+        else { return false }
         work = nil
         return true
     }
@@ -47,9 +49,11 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
     /// Runs the work unless it was cancelled first; returns whether it ran. The caller sets the current scheduler.
     @discardableResult
     public func run() -> Bool {
-        guard state.compareExchange(
-            expected: State.pending.rawValue, desired: State.running.rawValue, ordering: .acquiringAndReleasing
-        ).exchanged else { return false }
+        guard
+            state.compareExchange(
+                expected: State.pending.rawValue, desired: State.running.rawValue, ordering: .acquiringAndReleasing
+            ).exchanged
+        else { return false }
         let body = work.take()
         body?()
         state.store(State.finished.rawValue, ordering: .releasing)

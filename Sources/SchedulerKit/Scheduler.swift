@@ -24,8 +24,10 @@ public protocol TimedScheduler: Scheduler {
     var now: SchedulerTime { get }
     /// Runs `work` no earlier than `deadline` on this scheduler's clock. A deadline at or before `now`
     /// behaves like `schedule(_:)` at the moment of the call.
-    @discardableResult func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable
-    /// Runs `work` at `start`, `start + interval`, `start + 2·interval`, … (fixed rate, never early, ticks never overlap).
+    @discardableResult func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void)
+        -> any Cancellable
+    /// Runs `work` at `start`, `start + interval`, `start + 2·interval`, … (fixed rate, never early, ticks never
+    /// overlap).
     /// `leeway` is how late a tick may be allowed to fire so that wake-ups can be coalesced.
     @discardableResult func schedule(
         at start: SchedulerTime, every interval: Duration, leeway: Duration,
@@ -35,7 +37,9 @@ public protocol TimedScheduler: Scheduler {
 
 extension TimedScheduler {
     /// Runs `work` no earlier than `delay` from now.
-    @discardableResult public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+    @discardableResult public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void)
+        -> any Cancellable
+    {
         schedule(at: now.advanced(by: delay, argument: "delay"), work)
     }
 

@@ -55,8 +55,9 @@ public final class SchedulerExecutor: SerialExecutor, TaskExecutor {
     }
 
     public func checkIsolated() {
-        precondition(Schedulers.current === scheduler,
-                     "checkIsolated: not running on a task of scheduler \(scheduler.name)")
+        precondition(
+            Schedulers.current === scheduler,
+            "checkIsolated: not running on a task of scheduler \(scheduler.name)")
     }
 
     public func isIsolatingCurrentContext() -> Bool? {

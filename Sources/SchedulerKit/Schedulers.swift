@@ -12,12 +12,16 @@ public enum Schedulers {
     public static var main: DispatchQueueScheduler { DispatchQueueScheduler.main }
 
     /// A new serial scheduler on Dispatch, targeting the global queue of `qos`.
-    public static func background(qos: DispatchQoS.QoSClass = .default, name: String = "background") -> DispatchQueueScheduler {
+    public static func background(qos: DispatchQoS.QoSClass = .default, name: String = "background")
+        -> DispatchQueueScheduler
+    {
         DispatchQueueScheduler(name: name, targetQueue: .global(qos: qos))
     }
 
     /// RAC's `scheduler(priority:name:)`: a new serial Dispatch scheduler at one of RAC's four priorities.
-    public static func scheduler(priority: SchedulerPriority = .default, name: String = "scheduler") -> DispatchQueueScheduler {
+    public static func scheduler(priority: SchedulerPriority = .default, name: String = "scheduler")
+        -> DispatchQueueScheduler
+    {
         background(qos: priority.qos, name: name)
     }
 

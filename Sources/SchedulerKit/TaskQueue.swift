@@ -72,10 +72,12 @@ import Synchronization
     func relinquish() -> Bool {
         let drained = head.toOpaque() == stubPointer
         owned.store(false, ordering: .sequentiallyConsistent)
-        let pending = !drained
+        let pending =
+            !drained
             || tail.load(ordering: .sequentiallyConsistent).toOpaque() != stubPointer
             || stub.queueNext.load(ordering: .acquiring) != nil
-        return pending && owned.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+        return pending
+            && owned.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
     }
 
     private var stubPointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(stub).toOpaque() }

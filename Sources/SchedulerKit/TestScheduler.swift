@@ -1,5 +1,3 @@
-
-
 /// Virtual time for tests (RAC's `RACTestScheduler`, ReactiveSwift's `TestScheduler`): nothing runs until a test
 /// drives it with ``advance(by:)``, ``advance(to:)``, ``step()`` or ``run(maxSteps:)``.
 ///
@@ -102,7 +100,8 @@ public final class TestScheduler: TimedScheduler {
     public func advance(to target: SchedulerTime) {
         drive {
             let current = now
-            precondition(target >= current, "advance(to:): \(target) is before now (\(current)); the clock never goes backwards")
+            precondition(
+                target >= current, "advance(to:): \(target) is before now (\(current)); the clock never goes backwards")
             advanceDriven(to: target)
         }
     }
@@ -128,7 +127,8 @@ public final class TestScheduler: TimedScheduler {
                 state.timers.purgeIfGrown(\.isDead)
                 return state.timers.count
             }
-            return pending == 0 || steps < maxSteps ? .drained(steps: steps) : .stoppedEarly(steps: steps, pending: pending)
+            return pending == 0 || steps < maxSteps
+                ? .drained(steps: steps) : .stoppedEarly(steps: steps, pending: pending)
         }
     }
 

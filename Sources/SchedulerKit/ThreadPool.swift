@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DequeModule
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 // Design
 //
@@ -14,9 +15,9 @@ import Synchronization
 // `batchLimit`) with `Schedulers.current` set, and then either puts it back at the end of the FIFO (more work: one
 // busy scheduler, even one whose tasks make more work arrive, cannot starve the others) or gives ownership back.
 // Only the owner consumes a queue, so a scheduler's tasks never overlap and run in queue order. Scheduling is
-// therefore one allocation (the node, which is also the handle), one atomic exchange and one store; the pool's lock (a pthread mutex with a condition variable) is taken only when a
-// scheduler goes from idle to ready, and guards the ready FIFO, the timer heap and the sleeper count. No lock is
-// held while user work runs.
+// therefore one allocation (the node, which is also the handle), one atomic exchange and one store; the pool's lock
+// (a pthread mutex with a condition variable) is taken only when a scheduler goes from idle to ready, and guards the
+// ready FIFO, the timer heap and the sleeper count. No lock is held while user work runs.
 //
 // Hand-off without a wake-up: a worker that runs out of ready schedulers first *spins* for at most `spinBudget`
 // (one spinner at a time, `sched_yield` between looks, so a spinner gives its core to any runnable thread) before it
@@ -293,8 +294,9 @@ final class ThreadPoolCore: @unchecked Sendable {
 
     /// After a repeating tick ran: arm the next tick on the fixed-rate grid.
     func rearm(_ repeating: PoolRepeating, after due: SchedulerTime) {
-        let next = nextFixedRateTick(start: repeating.start, interval: repeating.interval,
-                                     previous: due, now: .monotonicNow())
+        let next = nextFixedRateTick(
+            start: repeating.start, interval: repeating.interval,
+            previous: due, now: .monotonicNow())
         if !addTimer(.tick(repeating), at: next, sequence: repeating.sequence) {
             repeating.work.cancel()
         }

@@ -22,7 +22,9 @@ public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
     }
 
     /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
-    public static let traits: SchedulerTraits = [.serial, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads]
+    public static let traits: SchedulerTraits = [
+        .serial, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads,
+    ]
 
     public var traits: SchedulerTraits { Self.traits }
 
@@ -37,7 +39,8 @@ public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
     @discardableResult
     public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let task = ScheduledWork(work)
-        let accepted = deadline <= now
+        let accepted =
+            deadline <= now
             ? pool.core.enqueue(task, on: self, afterDueTimers: true)
             : pool.core.addTimer(.once(self, task), at: deadline)
         return accepted ? task : SettledWork.refused
@@ -49,8 +52,9 @@ public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
     ) -> any Cancellable {
         ArgumentCheck.repeating(interval: interval, leeway: leeway)
         let work = RepeatingWork(work)
-        let repeating = PoolRepeating(scheduler: self, work: work, start: start, interval: interval,
-                                      sequence: pool.core.takeSequence())
+        let repeating = PoolRepeating(
+            scheduler: self, work: work, start: start, interval: interval,
+            sequence: pool.core.takeSequence())
         if !pool.core.addTimer(.tick(repeating), at: start, sequence: repeating.sequence) {
             work.cancel()
         }

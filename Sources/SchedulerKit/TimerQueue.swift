@@ -93,7 +93,9 @@ struct TimerQueue<Payload> {
 
 /// The first tick of a fixed-rate grid `start + k·interval` that is strictly after `previous` and not before `now`:
 /// missed ticks are coalesced into one, and the grid never drifts.
-func nextFixedRateTick(start: SchedulerTime, interval: Duration, previous: SchedulerTime, now: SchedulerTime) -> SchedulerTime {
+func nextFixedRateTick(start: SchedulerTime, interval: Duration, previous: SchedulerTime, now: SchedulerTime)
+    -> SchedulerTime
+{
     let step = interval.nanosecondsChecked(argument: "interval")
     let floor = max(previous.nanoseconds + 1, now.nanoseconds)
     let k = (floor - start.nanoseconds + step - 1) / step

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Starts a joinable pthread named `name` that runs `body`.
@@ -9,16 +9,21 @@ func startThread(name: String, _ body: @escaping @Sendable () -> Void) -> pthrea
     final class Start: Sendable {
         let name: String
         let body: @Sendable () -> Void
-        init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
+        init(name: String, body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
     }
     let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
     var thread = pthread_t()
-    let rc = pthread_create(&thread, nil, { context in
-        let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
-        nameThisThread(start.name)
-        start.body()
-        return nil
-    }, start)
+    let rc = pthread_create(
+        &thread, nil,
+        { context in
+            let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
+            nameThisThread(start.name)
+            start.body()
+            return nil
+        }, start)
     precondition(rc == 0, "ThreadPool: pthread_create failed with \(rc)")
     return thread
 }
@@ -35,12 +40,12 @@ private func nameThisThread(_ name: String) {
     while prefix.utf8.count + number.utf8.count > limit && !prefix.isEmpty { prefix.removeLast() }
     let kept = prefix + number
     #if canImport(Glibc)
-    // Glibc's pthread_setname_np is a GNU extension Swift does not import; the kernel takes the name from here.
-    let file = open("/proc/thread-self/comm", O_WRONLY)
-    guard file >= 0 else { return }
-    _ = kept.withCString { write(file, $0, strlen($0)) }
-    close(file)
+        // Glibc's pthread_setname_np is a GNU extension Swift does not import; the kernel takes the name from here.
+        let file = open("/proc/thread-self/comm", O_WRONLY)
+        guard file >= 0 else { return }
+        _ = kept.withCString { write(file, $0, strlen($0)) }
+        close(file)
     #else
-    _ = kept.withCString { pthread_setname_np($0) }
+        _ = kept.withCString { pthread_setname_np($0) }
     #endif
 }

@@ -31,7 +31,9 @@ public final class EventLoopScheduler: TimedScheduler {
     }
 
     /// What every event-loop scheduler promises (an instance is not needed to know it): not fixed-rate, no shutdown.
-    public static let traits: SchedulerTraits = [.serial, .asynchronous, .timed, .repeating, .setsCurrent, .sharedThreads]
+    public static let traits: SchedulerTraits = [
+        .serial, .asynchronous, .timed, .repeating, .setsCurrent, .sharedThreads,
+    ]
 
     public var traits: SchedulerTraits { Self.traits }
 
@@ -46,7 +48,8 @@ public final class EventLoopScheduler: TimedScheduler {
     @discardableResult
     public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let handle = ScheduledTaskHandle()
-        handle.scheduled = eventLoop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(deadline.nanoseconds))) { [self] in
+        handle.scheduled = eventLoop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(deadline.nanoseconds))) {
+            [self] in
             handle.markStarted()
             Schedulers.performAsCurrent(self, work)
         }

@@ -23,13 +23,18 @@ final class ScheduledTaskHandle: Cancellable, @unchecked Sendable {
 
     /// Called by the task as it starts: from now on `cancel()` returns false.
     func markStarted() {
-        _ = state.compareExchange(expected: State.pending.rawValue, desired: State.started.rawValue,
-                                  ordering: .acquiringAndReleasing)
+        _ = state.compareExchange(
+            expected: State.pending.rawValue, desired: State.started.rawValue,
+            ordering: .acquiringAndReleasing)
     }
 
     func cancel() -> Bool {
-        guard state.compareExchange(expected: State.pending.rawValue, desired: State.cancelled.rawValue,
-                                    ordering: .acquiringAndReleasing).exchanged else { return false }
+        guard
+            state.compareExchange(
+                expected: State.pending.rawValue, desired: State.cancelled.rawValue,
+                ordering: .acquiringAndReleasing
+            ).exchanged
+        else { return false }
         scheduled?.cancel()
         return true
     }

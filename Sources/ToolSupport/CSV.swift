@@ -30,13 +30,26 @@ public enum CSV {
         var characters = text.unicodeScalars.makeIterator()
         var pending = characters.next()
         var line = 1
-        func endField() { row.append(field); field = ""; fieldWasQuoted = false }
-        func endRow() { endField(); rows.append(row); row = [] }
+        func endField() {
+            row.append(field)
+            field = ""
+            fieldWasQuoted = false
+        }
+        func endRow() {
+            endField()
+            rows.append(row)
+            row = []
+        }
         while let scalar = pending {
             pending = characters.next()
             if inQuotes {
                 if scalar == "\"" {
-                    if pending == "\"" { field.unicodeScalars.append("\""); pending = characters.next() } else { inQuotes = false }
+                    if pending == "\"" {
+                        field.unicodeScalars.append("\"")
+                        pending = characters.next()
+                    } else {
+                        inQuotes = false
+                    }
                 } else {
                     if scalar == "\n" { line += 1 }
                     field.unicodeScalars.append(scalar)
@@ -54,9 +67,11 @@ public enum CSV {
                 endField()
             case "\r":
                 if pending == "\n" { pending = characters.next() }
-                endRow(); line += 1
+                endRow()
+                line += 1
             case "\n":
-                endRow(); line += 1
+                endRow()
+                line += 1
             default:
                 guard !fieldWasQuoted else { throw ParseError(description: "line \(line): text after a closing quote") }
                 field.unicodeScalars.append(scalar)
@@ -75,7 +90,8 @@ public struct CSVTable: Sendable {
 
     /// Reads `path`; every record must have as many fields as the header and the header must hold `required`.
     public init(contentsOf path: String, required: [String]) throws {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
             throw CSV.ParseError(description: "\(path): cannot be read (does it exist?)")
         }
         try self.init(text: text, source: path, required: required)
@@ -84,19 +100,25 @@ public struct CSVTable: Sendable {
     public init(text: String, source: String, required: [String]) throws {
         let rows: [[String]]
         do { rows = try CSV.decode(text) } catch { throw CSV.ParseError(description: "\(source): \(error)") }
-        guard let header = rows.first else { throw CSV.ParseError(description: "\(source): empty file, expected a header") }
+        guard let header = rows.first else {
+            throw CSV.ParseError(description: "\(source): empty file, expected a header")
+        }
         let missing = required.filter { !header.contains($0) }
         guard missing.isEmpty else {
-            throw CSV.ParseError(description: "\(source): not a bench CSV (missing column \(missing.joined(separator: ", ")))")
+            throw CSV.ParseError(
+                description: "\(source): not a bench CSV (missing column \(missing.joined(separator: ", ")))")
         }
         var records: [CSVRecord] = []
         for (index, row) in rows.dropFirst().enumerated() {
             guard row.count == header.count else {
                 throw CSV.ParseError(
-                    description: "\(source): record \(index + 2) has \(row.count) fields, the header has \(header.count)")
+                    description:
+                        "\(source): record \(index + 2) has \(row.count) fields, the header has \(header.count)")
             }
-            records.append(CSVRecord(fields: Dictionary(uniqueKeysWithValues: zip(header, row)), source: source,
-                                     row: index + 2))
+            records.append(
+                CSVRecord(
+                    fields: Dictionary(uniqueKeysWithValues: zip(header, row)), source: source,
+                    row: index + 2))
         }
         self.header = header
         self.records = records

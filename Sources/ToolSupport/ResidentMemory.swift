@@ -17,8 +17,8 @@ public enum ResidentMemory {
 
     private static func field(_ name: String) -> UInt64? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
-              let kilobytes = UInt64(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
+            let kilobytes = UInt64(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         else { return nil }
         return kilobytes * 1024
     }

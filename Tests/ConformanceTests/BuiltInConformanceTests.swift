@@ -4,7 +4,9 @@ import Testing
 extension Conformance {
     /// Every SchedulerKit scheduler against every rule that applies to it; declared rules appear as their own cases.
     @Suite struct BuiltIn {
-        @Test("Built-in backend keeps the rule, or declares it does not", arguments: ConformanceCase.cases(ConformanceBackend.builtIn))
+        @Test(
+            "Built-in backend keeps the rule, or declares it does not",
+            arguments: ConformanceCase.cases(ConformanceBackend.builtIn))
         func rule(_ pair: ConformanceCase) {
             pair.judge()
         }
@@ -17,7 +19,9 @@ extension Conformance {
                 for (id, reason) in backend.declarations {
                     let rule = ConformanceRules.rule(id)
                     #expect(rule != nil, "\(backend.name) declares unknown rule \(id)")
-                    #expect(rule.map { $0.applies(to: backend.traits) } ?? false, "\(backend.name) declares \(id), which does not apply to it anyway")
+                    #expect(
+                        rule.map { $0.applies(to: backend.traits) } ?? false,
+                        "\(backend.name) declares \(id), which does not apply to it anyway")
                     #expect(!reason.isEmpty)
                 }
             }
@@ -38,11 +42,22 @@ extension Conformance {
             let backend = try #require(ConformanceBackend.builtIn.first { $0.name == name })
             let skipped = ConformanceRules.all.filter { backend.outcomeWithoutRunning($0) == .notApplicable }.map(\.id)
             let expected: [String: [String]] = [
-                "ImmediateScheduler": ["S5", "S6", "S7", "C6", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "E1", "E2", "E3", "E4"],
-                "SubscriptionScheduler": ["S1", "S2", "S3", "S4", "S5", "S6", "S7", "C1", "C4", "C6", "K1", "K2", "K3", "K4", "R1", "R4", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "E1", "E2", "E3", "E4"],
-                "DispatchQueueScheduler": ["R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4"],
+                "ImmediateScheduler": [
+                    "S5", "S6", "S7", "C6", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6",
+                    "V7", "V8", "V9", "L1", "L2", "L3", "L4", "E1", "E2", "E3", "E4",
+                ],
+                "SubscriptionScheduler": [
+                    "S1", "S2", "S3", "S4", "S5", "S6", "S7", "C1", "C4", "C6", "K1", "K2", "K3", "K4", "R1", "R4",
+                    "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1",
+                    "L2", "L3", "L4", "E1", "E2", "E3", "E4",
+                ],
+                "DispatchQueueScheduler": [
+                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
+                ],
                 "ThreadPoolScheduler": ["R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9"],
-                "OperationQueueScheduler": ["R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4"],
+                "OperationQueueScheduler": [
+                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
+                ],
                 "TestScheduler": ["S5", "S6", "S7", "R1", "T5", "T6", "L1", "L2", "L3", "L4"],
             ]
             #expect(skipped == expected[name], "\(name): not applicable \(skipped)")

@@ -1,7 +1,8 @@
 import SchedulerConformance
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One (rule, backend) pair that the backend either is checked against or declares it does not keep.
@@ -28,7 +29,9 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
                 }
             }
             if case .passed(let note) = result.outcome {
-                print("\(rule.id) · \(backend.name): passed this time although it fails by design when the race hits\(note.isEmpty ? "" : " (\(note))")")
+                print(
+                    "\(rule.id) · \(backend.name): passed this time although it fails by design when the race hits\(note.isEmpty ? "" : " (\(note))")"
+                )
             }
             return
         }
@@ -39,7 +42,8 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
             Issue.record("\(rule.id) · \(backend.name): \(detail)")
         case .declared(let reason):
             // A declaration is reported as such, never as a pass; it must say why.
-            #expect(reason == declaration && !reason.isEmpty, "\(rule.id) · \(backend.name): declaration without a reason")
+            #expect(
+                reason == declaration && !reason.isEmpty, "\(rule.id) · \(backend.name): declaration without a reason")
         case .notApplicable:
             Issue.record("\(rule.id) · \(backend.name): listed as a case but not applicable")
         }
@@ -49,7 +53,8 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
     static func cases(_ backends: [ConformanceBackend]) -> [ConformanceCase] {
         backends.flatMap { backend in
             ConformanceRules.all.compactMap { rule in
-                backend.outcomeWithoutRunning(rule) == .notApplicable ? nil : ConformanceCase(rule: rule, backend: backend)
+                backend.outcomeWithoutRunning(rule) == .notApplicable
+                    ? nil : ConformanceCase(rule: rule, backend: backend)
             }
         }
     }

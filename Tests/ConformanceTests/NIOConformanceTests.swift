@@ -8,25 +8,32 @@ extension Conformance {
     /// `Conformance` suite, so two stress runs never compete for the cores). A rule NIO fails by design is a known
     /// issue whose detail is printed; any other failure fails the suite.
     @Suite struct NIO {
-        @Test("NIO adapter keeps the rule, declares it does not, or fails it by design",
-              arguments: ConformanceCase.cases(ConformanceBackend.nio))
+        @Test(
+            "NIO adapter keeps the rule, declares it does not, or fails it by design",
+            arguments: ConformanceCase.cases(ConformanceBackend.nio))
         func rule(_ pair: ConformanceCase) {
             pair.judge()
         }
 
-        @Test("Declarations and expected failures name rules that would run, with a reason", arguments: ConformanceBackend.nio.map(\.name))
+        @Test(
+            "Declarations and expected failures name rules that would run, with a reason",
+            arguments: ConformanceBackend.nio.map(\.name))
         func declarationsAndExpectedFailures(_ name: String) throws {
             let backend = try #require(ConformanceBackend.nio.first { $0.name == name })
             for (id, reason) in backend.declarations {
                 let rule = try #require(ConformanceRules.rule(id), "\(name) declares unknown rule \(id)")
-                // T6 needs fixed-rate, the very promise NIO's fixed-delay repeating lacks: declared so the matrix says why.
+                // T6 needs fixed-rate, the very promise NIO's fixed-delay repeating lacks: declared so the matrix says
+                // why.
                 let lacking: SchedulerTraits = backend.traits.contains(.repeating) ? .fixedRate : []
-                #expect(rule.applies(to: backend.traits.union(lacking)), "\(name) declares \(id), which does not apply to it anyway")
+                #expect(
+                    rule.applies(to: backend.traits.union(lacking)),
+                    "\(name) declares \(id), which does not apply to it anyway")
                 #expect(!reason.isEmpty)
             }
             for (id, reason) in backend.expectedFailures {
                 let rule = try #require(ConformanceRules.rule(id), "\(name) expects unknown rule \(id) to fail")
-                #expect(backend.outcomeWithoutRunning(rule) == nil, "\(name) expects \(id) to fail, but it does not run")
+                #expect(
+                    backend.outcomeWithoutRunning(rule) == nil, "\(name) expects \(id) to fail, but it does not run")
                 #expect(!reason.isEmpty)
             }
         }
@@ -37,8 +44,13 @@ extension Conformance {
             let backend = try #require(ConformanceBackend.nio.first { $0.name == name })
             let skipped = ConformanceRules.all.filter { backend.outcomeWithoutRunning($0) == .notApplicable }.map(\.id)
             let expected: [String: [String]] = [
-                "EventLoopScheduler": ["R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4"],
-                "NIOThreadPoolScheduler": ["C6", "R1", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L4"],
+                "EventLoopScheduler": [
+                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
+                ],
+                "NIOThreadPoolScheduler": [
+                    "C6", "R1", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8",
+                    "V9", "L4",
+                ],
             ]
             #expect(skipped == expected[name], "\(name): not applicable \(skipped)")
         }

@@ -25,7 +25,10 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
         NegativeControl(
             backend: ConformanceBackend(
                 name: "Control: sometimes concurrent",
-                declarations: ["S6": "a Dispatch serial queue underneath: Dispatch keeps draining a busy serial queue (see DispatchQueueScheduler)"]
+                declarations: [
+                    "S6":
+                        "a Dispatch serial queue underneath: Dispatch keeps draining a busy serial queue (see DispatchQueueScheduler)"
+                ]
             ) { SometimesConcurrentScheduler() },
             // S3/S4 catch it only when a bypassing task actually overtakes or races: nearly always, not provably.
             family: .serial, mustFail: ["S1", "S2"], mayFail: ["S3", "S4"], notUnderThreadSanitizer: ["S4"]),
@@ -38,7 +41,9 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
         NegativeControl(
             backend: ConformanceBackend(
                 name: "Control: recursing on the stack",
-                declarations: ["S1": "runs inline on each caller's thread", "S4": "runs inline on each caller's thread"]
+                declarations: [
+                    "S1": "runs inline on each caller's thread", "S4": "runs inline on each caller's thread",
+                ]
             ) { StackRecursingScheduler() },
             // Nested work has already run when the scheduling task tries to cancel it (C1, C4).
             family: .recursion, mustFail: ["R1", "R2", "R3", "R4", "C1", "C4"], mayFail: []),
@@ -46,11 +51,15 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(name: "Control: early timers") { EarlyTimerScheduler() },
             family: .time, mustFail: ["T1"], mayFail: []),
         NegativeControl(
-            backend: ConformanceBackend(name: "Control: ties out of order", pendingWorkOnRelease: .dropped) { TieReversingVirtualClock() },
+            backend: ConformanceBackend(name: "Control: ties out of order", pendingWorkOnRelease: .dropped) {
+                TieReversingVirtualClock()
+            },
             // Plain work is due "now", so reversed ties also reverse plain FIFO (S2, S3, T3).
             family: .virtualTime, mustFail: ["V2", "V6", "V9", "T3", "T4", "S2", "S3"], mayFail: []),
         NegativeControl(
-            backend: ConformanceBackend(name: "Control: step runs past a tick that ends", pendingWorkOnRelease: .dropped) {
+            backend: ConformanceBackend(
+                name: "Control: step runs past a tick that ends", pendingWorkOnRelease: .dropped
+            ) {
                 TieReversingVirtualClock(reversesTies: false, countsTicksThatEnd: false)
             },
             family: .virtualTime, mustFail: ["V4"], mayFail: []),
@@ -72,7 +81,9 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
     static var cases: [NegativeControlCase] {
         all.flatMap { control in
             ConformanceRules.all.compactMap { rule in
-                guard control.runs(rule), control.backend.outcomeWithoutRunning(rule) != .notApplicable else { return nil }
+                guard control.runs(rule), control.backend.outcomeWithoutRunning(rule) != .notApplicable else {
+                    return nil
+                }
                 return NegativeControlCase(control: control, rule: rule)
             }
         }
@@ -84,7 +95,9 @@ struct NegativeControlCase: Sendable, CustomTestStringConvertible {
     let rule: ConformanceRule
 
     var testDescription: String {
-        let expectation = control.mustFail.contains(rule.id) ? "must fail"
+        let expectation =
+            control.mustFail.contains(rule.id)
+            ? "must fail"
             : control.mayFail.contains(rule.id) ? "may fail" : "must not fail"
         return "\(rule.id) · \(control.backend.name) (\(expectation))"
     }
@@ -94,7 +107,8 @@ extension Conformance {
     @Suite struct NegativeControls {
         @Test("A broken scheduler fails exactly the rules it breaks", arguments: NegativeControl.cases)
         func control(_ pair: NegativeControlCase) {
-            let control = pair.control, rule = pair.rule
+            let control = pair.control
+            let rule = pair.rule
             if threadSanitizerIsActive && control.notUnderThreadSanitizer.contains(rule.id) {
                 // The race is the point of this control; under TSan it would be reported as the process's own failure.
                 // Recorded as a known issue, so the case shows up as not run instead of passing quietly.
@@ -115,7 +129,9 @@ extension Conformance {
         func everyFamilyCovered() {
             let failed = Set(NegativeControl.all.flatMap(\.mustFail))
             for family in RuleFamily.allCases {
-                #expect(ConformanceRules.all.contains { $0.family == family && failed.contains($0.id) }, "family \(family.rawValue) has no negative control")
+                #expect(
+                    ConformanceRules.all.contains { $0.family == family && failed.contains($0.id) },
+                    "family \(family.rawValue) has no negative control")
             }
         }
     }

@@ -5,15 +5,19 @@ import Testing
 extension Conformance {
     @Suite struct Report {
         static let results = [
-            RuleResult(ruleID: "C2", backendName: "Quoting", outcome: .failed(detail: "said \"yes\", then ran\r\nagain"), seconds: 1.5),
+            RuleResult(
+                ruleID: "C2", backendName: "Quoting", outcome: .failed(detail: "said \"yes\", then ran\r\nagain"),
+                seconds: 1.5),
             RuleResult(ruleID: "S1", backendName: "Plain", outcome: .passed(note: ""), seconds: 0.25),
-            RuleResult(ruleID: "T6", backendName: "Plain", outcome: .declared(reason: "fixed delay | not rate"), seconds: 0),
+            RuleResult(
+                ruleID: "T6", backendName: "Plain", outcome: .declared(reason: "fixed delay | not rate"), seconds: 0),
         ]
 
         @Test("CSV follows RFC 4180: CRLF rows, quoted fields with commas, quotes or line breaks")
         func csvQuoting() {
             let csv = ConformanceReport.csv(Self.results)
-            let expected = "rule,backend,outcome,detail,seconds\r\n"
+            let expected =
+                "rule,backend,outcome,detail,seconds\r\n"
                 + "C2,Quoting,failed,\"said \"\"yes\"\", then ran\r\nagain\",1.500\r\n"
                 + "S1,Plain,passed,,0.250\r\n"
                 + "T6,Plain,declared,fixed delay | not rate,0.000\r\n"
@@ -22,7 +26,8 @@ extension Conformance {
 
         @Test("Markdown lists every rule, the matrix, and says which command and commit made it")
         func markdown() {
-            let provenance = ReportProvenance(command: "swift run -c release bench conformance", commit: "abc1234", machine: "test host")
+            let provenance = ReportProvenance(
+                command: "swift run -c release bench conformance", commit: "abc1234", machine: "test host")
             let text = ConformanceReport.markdown(Self.results, provenance: provenance)
             #expect(text.contains("`swift run -c release bench conformance` at commit `abc1234` on test host"))
             for rule in ConformanceRules.all { #expect(text.contains("- **\(rule.id)** \(rule.statement)")) }
@@ -32,7 +37,8 @@ extension Conformance {
 
         @Test("Writing leaves exactly the two reports, no temporary files, and replaces old ones whole")
         func atomicWrite() throws {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "conformance-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
             let provenance = ReportProvenance(command: "test", commit: "abc1234", machine: "test host")
             try ConformanceReport.write(Self.results, provenance: provenance, to: directory)

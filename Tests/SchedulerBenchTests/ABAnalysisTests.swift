@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import SchedulerBench
 
 /// `bench ab`'s verdicts on synthetic pairs of processes: each process's figure carries its own noise (where its
 /// threads landed) and each pair a noise both processes share (what the machine did meanwhile).
 @Suite struct ABAnalysisTests {
-    static func pairs(seed: UInt64, count: Int, shift: Double, processNoise: Double,
-                      machineNoise: Double = 0.05) -> [(baseline: [SummaryRow], candidate: [SummaryRow])] {
+    static func pairs(
+        seed: UInt64, count: Int, shift: Double, processNoise: Double,
+        machineNoise: Double = 0.05
+    ) -> [(baseline: [SummaryRow], candidate: [SummaryRow])] {
         var generator = SplitMix64(seed: seed)
         return (0..<count).map { _ in
             let machine = Foundation.exp(machineNoise * Fixtures.gaussian(&generator))
@@ -31,7 +34,9 @@ import Testing
     /// The same build against itself, with 6 % noise per process (twice what was measured here): no verdict in at
     /// least 99 % of seeds, although the procedure looks again after every pair.
     @Test func aBuildAgainstItselfIsAlmostNeverMarked() {
-        let marked = (0..<1_000).filter { [.faster, .slower].contains(Self.sequential(seed: UInt64($0), shift: 1, processNoise: 0.06)) }
+        let marked = (0..<1_000).filter {
+            [.faster, .slower].contains(Self.sequential(seed: UInt64($0), shift: 1, processNoise: 0.06))
+        }
         #expect(marked.count <= 10, "an A/A comparison was marked in \(marked.count) of 1000 seeds")
     }
 
@@ -46,20 +51,40 @@ import Testing
 
     @Test func verdictsFollowTheIntervalAgainstTheBand() {
         let band = 0.05
-        #expect(ABAnalysis.verdict(Estimate(value: 1.2, low: 1.1, high: 1.3), lowerIsBetter: true, exact: false, minimumEffect: band) == .slower)
-        #expect(ABAnalysis.verdict(Estimate(value: 1.2, low: 1.1, high: 1.3), lowerIsBetter: false, exact: false, minimumEffect: band) == .faster)
-        #expect(ABAnalysis.verdict(Estimate(value: 0.8, low: 0.7, high: 0.9), lowerIsBetter: true, exact: false, minimumEffect: band) == .faster)
-        #expect(ABAnalysis.verdict(Estimate(value: 1.01, low: 0.98, high: 1.03), lowerIsBetter: true, exact: false, minimumEffect: band) == .same)
-        #expect(ABAnalysis.verdict(Estimate(value: 1.04, low: 0.99, high: 1.09), lowerIsBetter: true, exact: false, minimumEffect: band) == .undecided)
+        #expect(
+            ABAnalysis.verdict(
+                Estimate(value: 1.2, low: 1.1, high: 1.3), lowerIsBetter: true, exact: false, minimumEffect: band)
+                == .slower)
+        #expect(
+            ABAnalysis.verdict(
+                Estimate(value: 1.2, low: 1.1, high: 1.3), lowerIsBetter: false, exact: false, minimumEffect: band)
+                == .faster)
+        #expect(
+            ABAnalysis.verdict(
+                Estimate(value: 0.8, low: 0.7, high: 0.9), lowerIsBetter: true, exact: false, minimumEffect: band)
+                == .faster)
+        #expect(
+            ABAnalysis.verdict(
+                Estimate(value: 1.01, low: 0.98, high: 1.03), lowerIsBetter: true, exact: false, minimumEffect: band)
+                == .same)
+        #expect(
+            ABAnalysis.verdict(
+                Estimate(value: 1.04, low: 0.99, high: 1.09), lowerIsBetter: true, exact: false, minimumEffect: band)
+                == .undecided)
         #expect(ABAnalysis.verdict(.exact(2), lowerIsBetter: true, exact: true, minimumEffect: band) == .slower)
         #expect(ABAnalysis.verdict(.exact(1.001), lowerIsBetter: true, exact: true, minimumEffect: band) == .same)
     }
 
     @Test func cellsMissingFromAProcessAreLeftOutOfThatPair() {
         let pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])] = [
-            ([Fixtures.row(.threadPool, median: 100), Fixtures.row(.dispatch, median: 300)], [Fixtures.row(.threadPool, median: 110)]),
-            ([Fixtures.row(.threadPool, median: 100), Fixtures.row(.dispatch, median: 300)],
-             [Fixtures.row(.threadPool, median: 110), Fixtures.row(.dispatch, median: 300)]),
+            (
+                [Fixtures.row(.threadPool, median: 100), Fixtures.row(.dispatch, median: 300)],
+                [Fixtures.row(.threadPool, median: 110)]
+            ),
+            (
+                [Fixtures.row(.threadPool, median: 100), Fixtures.row(.dispatch, median: 300)],
+                [Fixtures.row(.threadPool, median: 110), Fixtures.row(.dispatch, median: 300)]
+            ),
         ]
         let analysis = ABAnalysis(pairs: pairs, minimumEffect: 0.05)
         #expect(analysis.lines.map(\.cell.backend) == [.threadPool, .dispatch])

@@ -1,6 +1,7 @@
 import Foundation
 import SchedulerKit
 import Testing
+
 @testable import SchedulerBench
 
 /// W11's `caller=backend`: the calling task really runs on the backend, before and after each actor call.

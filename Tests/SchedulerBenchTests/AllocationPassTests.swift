@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SchedulerBench
 
 /// The allocation pass of W11–W13. `swift test` runs without jemalloc, so the counting itself is proven in the
@@ -28,28 +29,38 @@ import Testing
     @Test func theChildsLinesLandInTheirCells() throws {
         let backends = [BackendID.dispatch, .defaultExecutor].compactMap(Backend.withID)
         let runner = Runner(backends: backends, workloads: [.actorHop, .taskLifecycle], scale: .quick)
-        #expect(runner.plan.map(\.parameters.description) == ["calls=10000 caller=global", "calls=10000 caller=backend",
-                                                             "tasks=2000 caller=global", "tasks=2000 caller=backend"])
+        #expect(
+            runner.plan.map(\.parameters.description) == [
+                "calls=10000 caller=global", "calls=10000 caller=backend",
+                "tasks=2000 caller=global", "tasks=2000 caller=backend",
+            ])
         let text = """
-        workload,parameters,backend,metric,value
-        W11,calls=10000 caller=backend,dispatch,allocs_per_call,4.0001
-        W11,calls=10000 caller=backend,dispatch,allocs_per_call,3.9999
-        W11,calls=10000 caller=backend,dispatch,size_class_bytes_per_call,144.5
-        W12,tasks=2000 caller=global,default-executor,allocs_per_task,4
+            workload,parameters,backend,metric,value
+            W11,calls=10000 caller=backend,dispatch,allocs_per_call,4.0001
+            W11,calls=10000 caller=backend,dispatch,allocs_per_call,3.9999
+            W11,calls=10000 caller=backend,dispatch,size_class_bytes_per_call,144.5
+            W12,tasks=2000 caller=global,default-executor,allocs_per_task,4
 
-        """
+            """
         let counted = try AllocationPass.parse(text, cells: runner.plan)
-        #expect(counted.map { "\($0.workload) \($0.backend) \($0.values[.allocsPerCall] ?? $0.values[.allocsPerTask] ?? [])" } == [
-            "W11 dispatch [4.0001, 3.9999]", "W12 default-executor [4.0]",
-        ])
+        #expect(
+            counted.map {
+                "\($0.workload) \($0.backend) \($0.values[.allocsPerCall] ?? $0.values[.allocsPerTask] ?? [])"
+            } == [
+                "W11 dispatch [4.0001, 3.9999]", "W12 default-executor [4.0]",
+            ])
         let empty = runner.plan.map { cell in
-            CellMeasurement(workload: cell.workload, parameters: cell.parameters, backends: cell.backends.map { BackendRounds(backend: $0) })
+            CellMeasurement(
+                workload: cell.workload, parameters: cell.parameters,
+                backends: cell.backends.map { BackendRounds(backend: $0) })
         }
         let merged = AllocationPass.merge(counted, into: empty)
         #expect(merged[1].backends.first { $0.backend.id == .dispatch }?.values(of: .sizeClassBytesPerCall) == [144.5])
         #expect(merged[0].backends.allSatisfy { $0.counted.isEmpty })
         #expect(throws: BenchError.self) {
-            try AllocationPass.parse("workload,parameters,backend,metric,value\nW11,calls=1,dispatch,allocs_per_call,1\n", cells: runner.plan)
+            try AllocationPass.parse(
+                "workload,parameters,backend,metric,value\nW11,calls=1,dispatch,allocs_per_call,1\n", cells: runner.plan
+            )
         }
     }
 

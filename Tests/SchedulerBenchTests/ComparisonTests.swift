@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import ToolSupport
+
 @testable import SchedulerBench
 
 /// `bench compare` on stored runs, against floors calibrated from runs of one build.
@@ -36,8 +37,9 @@ import ToolSupport
             let calibration = try Self.calibration(seed: 10_000 + 10 * UInt64(calibrationSeed))
             for seed in 0..<50 {
                 let first = UInt64(100 * calibrationSeed + 2 * seed)
-                let comparison = Comparison(before: Self.run(seed: first).summary, after: Self.run(seed: first + 1).summary,
-                                            calibration: calibration)
+                let comparison = Comparison(
+                    before: Self.run(seed: first).summary, after: Self.run(seed: first + 1).summary,
+                    calibration: calibration)
                 compared += comparison.lines.count
                 marked += comparison.count(.better) + comparison.count(.worse)
             }
@@ -52,9 +54,10 @@ import ToolSupport
         let floor = try #require(calibration.cells[key]).compareFloor
         var found = 0
         for seed in 0..<200 {
-            let comparison = Comparison(before: Self.run(seed: UInt64(seed)).summary,
-                                        after: Self.run(seed: UInt64(seed + 500), shift: (1 + floor) * (1 + floor)).summary,
-                                        calibration: calibration)
+            let comparison = Comparison(
+                before: Self.run(seed: UInt64(seed)).summary,
+                after: Self.run(seed: UInt64(seed + 500), shift: (1 + floor) * (1 + floor)).summary,
+                calibration: calibration)
             let line = comparison.lines.first { $0.after.key == key }!
             #expect(line.verdict != .better)
             if line.verdict == .worse { found += 1 }
@@ -63,8 +66,9 @@ import ToolSupport
     }
 
     @Test func withoutACalibrationNothingMeasuredIsMarkedAndTheTextSaysWhy() {
-        let comparison = Comparison(before: Self.run(seed: 1).summary, after: Self.run(seed: 2, shift: 3).summary,
-                                    calibration: nil)
+        let comparison = Comparison(
+            before: Self.run(seed: 1).summary, after: Self.run(seed: 2, shift: 3).summary,
+            calibration: nil)
         #expect(comparison.lines.allSatisfy { $0.verdict == .uncalibrated })
         #expect(comparison.render().contains("No calibration for this machine"))
     }
@@ -77,7 +81,8 @@ import ToolSupport
             row.metadata = other
             return row
         }
-        let comparison = Comparison(before: Self.run(seed: 1).summary, after: after, calibration: try Self.calibration())
+        let comparison = Comparison(
+            before: Self.run(seed: 1).summary, after: after, calibration: try Self.calibration())
         #expect(comparison.incomparable?.contains("different machines") == true)
         #expect(comparison.lines.allSatisfy { $0.verdict == .uncalibrated })
     }
@@ -91,8 +96,9 @@ import ToolSupport
     }
 
     @Test func cellsInOneRunOnlyAreListedNotCompared() {
-        let comparison = Comparison(before: [Fixtures.row(.dispatch, median: 1)], after: [Fixtures.row(.threadPool, median: 1)],
-                                    calibration: nil)
+        let comparison = Comparison(
+            before: [Fixtures.row(.dispatch, median: 1)], after: [Fixtures.row(.threadPool, median: 1)],
+            calibration: nil)
         #expect(comparison.lines.isEmpty && comparison.onlyBefore.count == 1 && comparison.onlyAfter.count == 1)
     }
 }
@@ -122,10 +128,12 @@ import ToolSupport
         for index in 0..<3 {
             let steady: [Double] = Array(repeating: 100, count: 9)
             let moving = [1.0, 1.1, 0.9][index]
-            runs.append(Fixtures.run([
-                Fixtures.Cell(parameters: Parameters([.tasks: 1]), rounds: [.directCall: steady]),
-                Fixtures.Cell(parameters: Parameters([.tasks: 2]), rounds: [.directCall: steady.map { $0 * moving }]),
-            ]))
+            runs.append(
+                Fixtures.run([
+                    Fixtures.Cell(parameters: Parameters([.tasks: 1]), rounds: [.directCall: steady]),
+                    Fixtures.Cell(
+                        parameters: Parameters([.tasks: 2]), rounds: [.directCall: steady.map { $0 * moving }]),
+                ]))
         }
         let calibration = try Calibration(runs: runs)
         let floors = calibration.cells.values.map(\.compareFloor).sorted()

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SchedulerBench
 
 /// Runs and rows for the tests, made through the same summarization as `bench run`.
@@ -26,35 +27,44 @@ enum Fixtures {
     }
 
     /// A run of these cells, summarised as `bench run` summarises, with its rounds kept as `samples.csv` keeps them.
-    static func run(_ cells: [Cell], metadata: RunMetadata = metadata, allocator: AllocatorChoice = .jemalloc) -> RunData {
+    static func run(_ cells: [Cell], metadata: RunMetadata = metadata, allocator: AllocatorChoice = .jemalloc)
+        -> RunData
+    {
         let measured = cells.map { cell in
             let order = cell.order ?? cell.rounds.keys.sorted()
             return CellMeasurement(
                 workload: cell.workload, parameters: cell.parameters ?? cell.workload.parameters(at: .full)[0],
                 backends: order.map { id in
-                    BackendRounds(backend: Backend.withID(id)!, rounds: cell.rounds[id]!.map {
-                        RoundRecord(result: RoundResult(values: [cell.metric: $0]))
-                    })
+                    BackendRounds(
+                        backend: Backend.withID(id)!,
+                        rounds: cell.rounds[id]!.map {
+                            RoundRecord(result: RoundResult(values: [cell.metric: $0]))
+                        })
                 })
         }
         let results = RunResults(cells: measured, metadata: metadata, allocator: allocator)
         var rounds: [CellKey: [Double]] = [:]
         for sample in results.samples {
-            let key = CellKey(allocator: sample.allocator, backend: sample.backend, workload: sample.workload,
-                              parameters: sample.parameters, metric: sample.metric)
+            let key = CellKey(
+                allocator: sample.allocator, backend: sample.backend, workload: sample.workload,
+                parameters: sample.parameters, metric: sample.metric)
             rounds[key, default: []].append(sample.value)
         }
         return RunData(summary: results.summary, rounds: rounds, source: "fixture")
     }
 
     /// A summary row with a given median and interval.
-    static func row(_ backend: BackendID, median: Double, low: Double? = nil, high: Double? = nil, count: Int = 9,
-                    workload: WorkloadID = .throughput, metric: Metric = .nsPerTask,
-                    parameters: Parameters = Parameters([.tasks: 1000]), reference: BackendID? = nil) -> SummaryRow {
-        SummaryRow(metadata: metadata, allocator: .jemalloc, backend: backend, reference: reference, workload: workload,
-                   workloadName: "throughput", parameters: parameters, metric: metric,
-                   summary: SampleSummary(count: count, median: Estimate(value: median, low: low ?? median, high: high ?? median),
-                                          min: low ?? median, max: high ?? median))
+    static func row(
+        _ backend: BackendID, median: Double, low: Double? = nil, high: Double? = nil, count: Int = 9,
+        workload: WorkloadID = .throughput, metric: Metric = .nsPerTask,
+        parameters: Parameters = Parameters([.tasks: 1000]), reference: BackendID? = nil
+    ) -> SummaryRow {
+        SummaryRow(
+            metadata: metadata, allocator: .jemalloc, backend: backend, reference: reference, workload: workload,
+            workloadName: "throughput", parameters: parameters, metric: metric,
+            summary: SampleSummary(
+                count: count, median: Estimate(value: median, low: low ?? median, high: high ?? median),
+                min: low ?? median, max: high ?? median))
     }
 
     /// `count` values around `center` with relative noise `spread` (log-normal), from `generator`.

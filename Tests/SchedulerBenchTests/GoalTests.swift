@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchedulerBench
 
 /// Goals are data checked against the catalog: a goal that names a lane or a configuration no full run measures
@@ -13,8 +14,9 @@ import Testing
             let backend = try #require(Backend.withID(cell.backend), "\(id): no backend \(cell.backend)")
             #expect(workload.supports(backend), "\(id): \(cell.backend) does not run \(cell.workload)")
             #expect(workload.allMetrics.contains(cell.metric), "\(id): \(cell.workload) reports no \(cell.metric)")
-            #expect(workload.parameters(at: .full).contains { $0.contains(cell.parameters) },
-                    "\(id): \(cell.workload) has no configuration with \(cell.parameters)")
+            #expect(
+                workload.parameters(at: .full).contains { $0.contains(cell.parameters) },
+                "\(id): \(cell.workload) has no configuration with \(cell.parameters)")
         }
     }
 
@@ -29,10 +31,13 @@ import Testing
         var generator = SplitMix64(seed: seed)
         let shared = Fixtures.noisy(300, spread: 0.05, count: rounds, &generator)
         let own = Fixtures.noisy(1, spread: 0.02, count: rounds, &generator)
-        return Fixtures.run([Fixtures.Cell(rounds: [.rawDispatch: shared, .dispatch: zip(shared, own).map { $0 * ratio * $1 }])])
+        return Fixtures.run([
+            Fixtures.Cell(rounds: [.rawDispatch: shared, .dispatch: zip(shared, own).map { $0 * ratio * $1 }])
+        ])
     }
 
-    static func verdict(_ run: RunData, _ id: GoalID = .dispatchOverhead, calibration: Calibration? = nil) -> GoalResult {
+    static func verdict(_ run: RunData, _ id: GoalID = .dispatchOverhead, calibration: Calibration? = nil) -> GoalResult
+    {
         GoalEvaluation.evaluate(in: run, allocator: .jemalloc, calibration: calibration).first { $0.goal.id == id }!
     }
 
@@ -68,16 +73,23 @@ import Testing
     }
 
     @Test func countsAreJudgedExactly() {
-        let run = Fixtures.run([Fixtures.Cell(workload: .allocations, metric: .allocsPerTask,
-                                              rounds: [.threadPool: [1.0002], .directCall: [0]])])
+        let run = Fixtures.run([
+            Fixtures.Cell(
+                workload: .allocations, metric: .allocsPerTask,
+                rounds: [.threadPool: [1.0002], .directCall: [0]])
+        ])
         #expect(Self.verdict(run, .poolAllocations).verdict == .met)
-        let planted = Fixtures.run([Fixtures.Cell(workload: .allocations, metric: .allocsPerTask,
-                                                  rounds: [.threadPool: [2], .directCall: [0]])])
+        let planted = Fixtures.run([
+            Fixtures.Cell(
+                workload: .allocations, metric: .allocsPerTask,
+                rounds: [.threadPool: [2], .directCall: [0]])
+        ])
         #expect(Self.verdict(planted, .poolAllocations).verdict == .notMet)
     }
 
     @Test func figuresReadAsPeopleReadThem() throws {
         let goal = try #require(Goal.all.first { $0.id == .virtualTimeRate })
-        #expect(goal.present(Estimate(value: 100, low: 90, high: 125)) == "10.0 M tasks/s (8.00 M tasks/s–11.1 M tasks/s)")
+        #expect(
+            goal.present(Estimate(value: 100, low: 90, high: 125)) == "10.0 M tasks/s (8.00 M tasks/s–11.1 M tasks/s)")
     }
 }

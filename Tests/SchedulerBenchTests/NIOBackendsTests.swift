@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SchedulerBench
 
 /// SwiftNIO in the bench: every workload its capabilities allow, beside the primitive its adapter wraps.
@@ -9,20 +10,27 @@ import Testing
 
     @Test func theEventLoopRunsEveryWorkloadButCancellation() {
         // W7 needs handles that cancel plain work; EventLoop.execute has no cancellation.
-        #expect(Self.workloads(.nioEventLoop) == ["W1", "W2", "W3", "W4", "W5", "W6", "W8", "W9", "W10", "W11", "W12", "W13", "W14"])
+        #expect(
+            Self.workloads(.nioEventLoop) == [
+                "W1", "W2", "W3", "W4", "W5", "W6", "W8", "W9", "W10", "W11", "W12", "W13", "W14",
+            ])
         #expect(Backend.withID(.nioEventLoop)?.wraps == .rawNIOExecute)
         #expect(Backend.withID(.rawNIOExecute)?.isReference == true)
         #expect(Self.workloads(.rawNIOExecute) == ["W1", "W2", "W3", "W4", "W5", "W6", "W9", "W10", "W14"])
     }
 
     @Test func theThreadPoolHasNoTimersAndNoCancellation() {
-        #expect(Self.workloads(.nioThreadPool) == ["W1", "W2", "W3", "W4", "W5", "W8", "W9", "W10", "W11", "W12", "W13", "W14"])
+        #expect(
+            Self.workloads(.nioThreadPool) == [
+                "W1", "W2", "W3", "W4", "W5", "W8", "W9", "W10", "W11", "W12", "W13", "W14",
+            ])
     }
 
     @Test func lanesOfOneInstanceTakeTheLoopsInTurn() throws {
         let lanes = try #require(Backend.withID(.rawNIOExecute)).instance()
         defer { lanes.shutdown() }
-        let first = try #require(lanes.lane("a") as? EventLoopLane), second = try #require(lanes.lane("b") as? EventLoopLane)
+        let first = try #require(lanes.lane("a") as? EventLoopLane)
+        let second = try #require(lanes.lane("b") as? EventLoopLane)
         #expect((first.loop === second.loop) == (Clock.cores == 1))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import SchedulerBench
 
 /// Nine rounds of exactly `value`.
@@ -10,7 +11,7 @@ func wobbly(_ value: Double) -> [Double] { [0.7, 1.3, 1.0, 0.8, 1.2, 0.9, 1.1, 1
 
 @Suite struct ReportTests {
     static let run = Fixtures.run([
-        Fixtures.Cell(rounds: [.dispatch: steady(460), .rawDispatch: steady(400)], order: [.dispatch, .rawDispatch]),
+        Fixtures.Cell(rounds: [.dispatch: steady(460), .rawDispatch: steady(400)], order: [.dispatch, .rawDispatch])
     ])
 
     @Test func theReportNamesItsSourceAndListsEveryCell() {
@@ -20,12 +21,17 @@ func wobbly(_ value: Double) -> [Double] { [0.7, 1.3, 1.0, 0.8, 1.2, 0.9, 1.1, 1
         #expect(text.contains("![throughput](run-1/charts/throughput.png)"))
         #expect(text.contains("| dispatch | 460 |"))
         #expect(text.contains("1.15x raw-dispatch"))
-        #expect(text.contains("| DispatchQueueScheduler ≤ 1.10x raw DispatchQueue.async (W1) | 1.15x | the run's interval | not met |"))
+        #expect(
+            text.contains(
+                "| DispatchQueueScheduler ≤ 1.10x raw DispatchQueue.async (W1) | 1.15x | the run's interval | not met |"
+            ))
         #expect(text.contains("No calibration of this machine"))
     }
 
     @Test func roundsInTwoClustersAreShownAsTwoModes() {
-        let run = Fixtures.run([Fixtures.Cell(rounds: [.rawDispatch: [240, 245, 238, 250, 242, 550, 560, 548, 240, 555]])])
+        let run = Fixtures.run([
+            Fixtures.Cell(rounds: [.rawDispatch: [240, 245, 238, 250, 242, 550, 560, 548, 240, 555]])
+        ])
         #expect(Report.markdown(run: run, folder: "r", charts: []).contains("two modes: 241 (60 %), 552 (40 %)"))
         #expect(SummaryTable.render(run.summary).contains("two modes"))
     }
@@ -40,14 +46,19 @@ func wobbly(_ value: Double) -> [Double] { [0.7, 1.3, 1.0, 0.8, 1.2, 0.9, 1.1, 1
             let run = Fixtures.run([Fixtures.Cell(rounds: [.rawDispatch: steady(1)])], metadata: metadata)
             try RunStore(root: root.path).write(runID: id, files: RunResults(summary: run.summary, samples: []).files)
         }
-        #expect { try Report.choose(runFolder: nil, resultsDirectory: root.path) } throws: { "\($0)".contains("no complete full run") }
+        #expect { try Report.choose(runFolder: nil, resultsDirectory: root.path) } throws: {
+            "\($0)".contains("no complete full run")
+        }
         try store("20260101T000000Z-a", scale: "full", selection: "all")
         try store("20260102T000000Z-b", scale: "quick", selection: "all")
         try store("20260103T000000Z-c", scale: "full", selection: "backends=dispatch")
         let choice = try Report.choose(runFolder: nil, resultsDirectory: root.path)
         #expect(choice.folder.hasSuffix("20260101T000000Z-a"))
         #expect(choice.reason.contains("2 newer partial or quick runs passed over"))
-        #expect(try Report.choose(runFolder: root.appendingPathComponent("20260102T000000Z-b").path, resultsDirectory: root.path)
+        #expect(
+            try Report.choose(
+                runFolder: root.appendingPathComponent("20260102T000000Z-b").path, resultsDirectory: root.path
+            )
             .reason == "the run named with --run")
     }
 }
@@ -57,8 +68,9 @@ func wobbly(_ value: Double) -> [Double] { [0.7, 1.3, 1.0, 0.8, 1.2, 0.9, 1.1, 1
     @Test func everyFigureLandsInItsChartAndPanel() {
         let run = Fixtures.run([
             Fixtures.Cell(rounds: [.threadPool: steady(150), .rawDispatch: steady(300)]),
-            Fixtures.Cell(workload: .startLatency, parameters: Parameters([.load: 0, .probes: 10]), metric: .p50,
-                          rounds: [.threadPool: steady(2_000)]),
+            Fixtures.Cell(
+                workload: .startLatency, parameters: Parameters([.load: 0, .probes: 10]), metric: .p50,
+                rounds: [.threadPool: steady(2_000)]),
             Fixtures.Cell(workload: .allocations, metric: .allocsPerTask, rounds: [.threadPool: [1]]),
         ])
         let points = Charts.points(RunView(run: run, allocator: .jemalloc))
@@ -74,17 +86,27 @@ func wobbly(_ value: Double) -> [Double] { [0.7, 1.3, 1.0, 0.8, 1.2, 0.9, 1.1, 1
 }
 
 @Suite struct ActorFindingsTests {
-    static func cell(_ workload: Workload, _ metric: Metric, _ caller: ActorHopCaller?, _ rounds: [BackendID: [Double]]) -> Fixtures.Cell {
-        let count: ParameterName = workload.id == .taskLifecycle ? .tasks : (workload.id == .actorHop ? .calls : .roundTrips)
-        let parameters = caller.map { Parameters([count: 1], choices: [.caller: $0.rawValue]) } ?? Parameters([count: 1])
+    static func cell(_ workload: Workload, _ metric: Metric, _ caller: ActorHopCaller?, _ rounds: [BackendID: [Double]])
+        -> Fixtures.Cell
+    {
+        let count: ParameterName =
+            workload.id == .taskLifecycle ? .tasks : (workload.id == .actorHop ? .calls : .roundTrips)
+        let parameters =
+            caller.map { Parameters([count: 1], choices: [.caller: $0.rawValue]) } ?? Parameters([count: 1])
         return Fixtures.Cell(workload: workload, parameters: parameters, metric: metric, rounds: rounds)
     }
 
     static let run = Fixtures.run([
-        cell(.actorHop, .nsPerCall, .global, [.defaultExecutor: steady(50), .dispatch: steady(1600), .threadPool: steady(10_000)]),
-        cell(.actorHop, .nsPerCall, .backend, [.defaultExecutor: steady(50), .dispatch: wobbly(1500), .threadPool: steady(500)]),
+        cell(
+            .actorHop, .nsPerCall, .global,
+            [.defaultExecutor: steady(50), .dispatch: steady(1600), .threadPool: steady(10_000)]),
+        cell(
+            .actorHop, .nsPerCall, .backend,
+            [.defaultExecutor: steady(50), .dispatch: wobbly(1500), .threadPool: steady(500)]),
         cell(.actorPingPong, .nsPerRoundTrip, nil, [.defaultExecutor: steady(25), .threadPool: steady(1000)]),
-        cell(.taskLifecycle, .nsPerTask, .global, [.defaultExecutor: steady(900), .dispatch: wobbly(920), .threadPool: steady(19_000)]),
+        cell(
+            .taskLifecycle, .nsPerTask, .global,
+            [.defaultExecutor: steady(900), .dispatch: wobbly(920), .threadPool: steady(19_000)]),
         cell(.taskLifecycle, .nsPerTask, .backend, [.threadPool: steady(1_700)]),
         cell(.actorHop, .allocsPerCall, .global, [.defaultExecutor: [0], .threadPool: [6.0004]]),
     ])
@@ -100,7 +122,10 @@ func wobbly(_ value: Double) -> [Double] { [0.7, 1.3, 1.0, 0.8, 1.2, 0.9, 1.1, 1
         #expect(text.contains("Even the cheapest, `threadpool`, is 10.0x a default actor's call"))
         #expect(text.contains("two default actors (25.0 ns) are 40.0x cheaper"))
         #expect(text.contains("the cheapest, `dispatch`, is within noise of the global executor"))
-        #expect(text.contains("When the awaiting task itself runs on the backend (caller=backend): `threadpool` 1700 ns (11.2x less)"))
+        #expect(
+            text.contains(
+                "When the awaiting task itself runs on the backend (caller=backend): `threadpool` 1700 ns (11.2x less)")
+        )
         #expect(text.contains("per call from the global executor (W11): `default-executor` 0.00, `threadpool` 6.00"))
         #expect(text.contains("conformance rules E1–E4"))
     }

@@ -1,5 +1,6 @@
 import Testing
 import ToolSupport
+
 @testable import SchedulerBench
 
 @Suite struct StatisticsTests {
@@ -33,7 +34,9 @@ import ToolSupport
     @Test func bootstrapsAreReproducible() {
         let values: [Double] = [3, 9, 4, 8, 5, 7, 6]
         #expect(Statistics.medianEstimate(values) == Statistics.medianEstimate(values))
-        #expect(Statistics.pairedRatio(values, over: values.reversed()) == Statistics.pairedRatio(values, over: values.reversed()))
+        #expect(
+            Statistics.pairedRatio(values, over: values.reversed())
+                == Statistics.pairedRatio(values, over: values.reversed()))
     }
 
     /// Pairing cancels what hits both rows of a round: two rows that move together by 2x from round to round have a
@@ -54,7 +57,8 @@ import ToolSupport
     }
 
     @Test func pairedDifferencesAreMediansOfTheRoundsDifferences() throws {
-        let difference = try #require(Statistics.pairedDifference([12, 13, 11, 12, 12, 12, 14, 10, 12], minus: Array(repeating: 10, count: 9)))
+        let difference = try #require(
+            Statistics.pairedDifference([12, 13, 11, 12, 12, 12, 14, 10, 12], minus: Array(repeating: 10, count: 9)))
         #expect(difference == Estimate(value: 2, low: 1, high: 3))
     }
 
@@ -66,7 +70,8 @@ import ToolSupport
         #expect(Statistics.intervalRank(count: 5, confidence: 0.95) == nil)
         #expect(Statistics.intervalRank(count: 7, confidence: 0.99) == nil)
         #expect(Statistics.intervalRank(count: 8, confidence: 0.99) == 1)
-        #expect(Statistics.intervalRank(count: 1_000, confidence: 0.95) == 469)  // P(B ≤ 468) = 0.0231, P(B ≤ 469) = 0.0268
+        // P(B ≤ 468) = 0.0231, P(B ≤ 469) = 0.0268.
+        #expect(Statistics.intervalRank(count: 1_000, confidence: 0.95) == 469)
         let estimate = Statistics.medianEstimate([5, 1, 9, 3, 7, 2, 8, 4, 6])
         #expect(estimate == Estimate(value: 5, low: 2, high: 8))
         let tooFew = Statistics.medianEstimate([1, 2, 3])
@@ -105,7 +110,8 @@ import ToolSupport
         for seed in 0..<1_000 {
             var generator = SplitMix64(seed: UInt64(seed))
             let first = 3 + seed % 5
-            let values = Fixtures.noisy(240, spread: 0.05, count: first, &generator)
+            let values =
+                Fixtures.noisy(240, spread: 0.05, count: first, &generator)
                 + Fixtures.noisy(550, spread: 0.05, count: 10 - first, &generator)
             if Modes.detect(values).count == 2 { found += 1 }
         }

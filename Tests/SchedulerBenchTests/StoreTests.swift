@@ -3,6 +3,7 @@ import Foundation
 import SchedulerKit
 import TestSupport
 import Testing
+
 @testable import SchedulerBench
 
 /// The results store: a run folder appears whole or not at all, never under another run's name.
@@ -13,7 +14,9 @@ import Testing
         let second = Date()
         let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 25) { _ in
-            do { try store.write(runID: RunID.make(date: second, commit: "abc1234"), files: ["summary.csv": "x\r\n"]) } catch {
+            do {
+                try store.write(runID: RunID.make(date: second, commit: "abc1234"), files: ["summary.csv": "x\r\n"])
+            } catch {
                 failures.withLock { $0 += 1 }
             }
         }
@@ -34,14 +37,18 @@ import Testing
 
     @Test func aFailedWriteLeavesNothingBehind() throws {
         let root = try temporaryDirectory()
-        #expect(throws: (any Error).self) { try RunStore(root: root.path).write(runID: "run-1", files: ["no/such/folder.csv": "x"]) }
+        #expect(throws: (any Error).self) {
+            try RunStore(root: root.path).write(runID: "run-1", files: ["no/such/folder.csv": "x"])
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty)
     }
 
     @Test func aReadOnlyResultsFolderIsRefusedBeforeAnythingRuns() throws {
         // /proc takes no new files, not even from root (who ignores permission bits).
         #expect { try RunStore(root: "/proc").preflight() } throws: { "\($0)".contains("/proc is not writable") }
-        #expect { try RunStore(root: "/proc/bench-results").preflight() } throws: { "\($0)".contains("cannot create /proc/bench-results") }
+        #expect { try RunStore(root: "/proc/bench-results").preflight() } throws: {
+            "\($0)".contains("cannot create /proc/bench-results")
+        }
         let file = try temporaryDirectory().appendingPathComponent("results")
         try Data().write(to: file)
         #expect { try RunStore(root: file.path).preflight() } throws: { "\($0)".contains("is a file, not a folder") }
@@ -52,7 +59,8 @@ import Testing
         let root = try temporaryDirectory()
         let folder = try RunStore(root: root.path).write(runID: "run-1", files: ["summary.csv": "x"])
         #expect(try RunStore.summaryFile(folder.path) == folder.appendingPathComponent("summary.csv").path)
-        #expect(try RunStore.summaryFile(folder.appendingPathComponent("summary.csv").path).hasSuffix("run-1/summary.csv"))
+        #expect(
+            try RunStore.summaryFile(folder.appendingPathComponent("summary.csv").path).hasSuffix("run-1/summary.csv"))
         #expect { try RunStore.summaryFile(root.appendingPathComponent("nope").path) } throws: {
             "\($0)".contains("does not exist; name a run folder")
         }
@@ -64,8 +72,10 @@ import Testing
         let root = try temporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: bench)
-        process.arguments = ["run", "--quick", "--rounds", "1000", "--backend", "threadpool", "--workload", "W1",
-                             "--allocator", "system", "--output", root.path]
+        process.arguments = [
+            "run", "--quick", "--rounds", "1000", "--backend", "threadpool", "--workload", "W1",
+            "--allocator", "system", "--output", root.path,
+        ]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -89,7 +99,9 @@ import Testing
 /// The `bench` executable of this build: SwiftPM builds it into the folder that holds the test bundle.
 enum BenchBinary {
     static let path: String? = {
-        guard let runner = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        guard let runner = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            return nil
+        }
         var folder = URL(fileURLWithPath: runner).deletingLastPathComponent()
         // The test runner may sit inside the .xctest bundle's folder.
         for _ in 0..<3 {

@@ -2,12 +2,14 @@ import Foundation
 import TestSupport
 import Testing
 import ToolSupport
+
 @testable import SchedulerBench
 
 @Suite struct ThresholdsTests {
     static let schedule = CostCell(backend: .threadPool, workload: nil, metric: .instructionsToSchedule)
-    static let allocations = CostCell(backend: .threadPool, workload: .allocations,
-                                      parameters: Parameters([.queued: 100_000]), metric: .allocsPerTask)
+    static let allocations = CostCell(
+        backend: .threadPool, workload: .allocations,
+        parameters: Parameters([.queued: 100_000]), metric: .allocsPerTask)
 
     @Test func aPlantedAllocationPerTaskIsARegression() {
         let limits = Thresholds(limits: [Self.allocations: 1, Self.schedule: 321])
@@ -38,15 +40,17 @@ import ToolSupport
 @Suite struct InstructionCountTests {
     /// Dumps of a linear backend: warm-up round (schedule, run, settle), the round of N, the round of 2N.
     @Test func countsAreTheDifferenceOfTwoRoundsPerTask() throws {
-        let run = try InstructionCount.probeRun([40_000_000, 1_600_000, 500, 600_000, 800_000, 400, 1_200_000, 1_600_100, 300],
-                                                backend: .threadPool, tasks: 1_000)
+        let run = try InstructionCount.probeRun(
+            [40_000_000, 1_600_000, 500, 600_000, 800_000, 400, 1_200_000, 1_600_100, 300],
+            backend: .threadPool, tasks: 1_000)
         #expect(run.schedule == 600 && run.run == 800.1 && run.isLinear)
     }
 
     /// A round of N that costs more than one of 2N (Dispatch's global pool grew meanwhile) is not per task.
     @Test func aRoundWhoseFixedPartIsLargeIsNotLinear() throws {
-        let run = try InstructionCount.probeRun([40_000_000, 9_200_000, 500, 6_700_000, 11_000_000, 400, 13_400_000, 9_400_000, 300],
-                                                backend: .rawDispatchGlobal, tasks: 10_000)
+        let run = try InstructionCount.probeRun(
+            [40_000_000, 9_200_000, 500, 6_700_000, 11_000_000, 400, 13_400_000, 9_400_000, 300],
+            backend: .rawDispatchGlobal, tasks: 10_000)
         #expect(!run.isLinear)
         #expect(InstructionCount.agreeing([run, run]) == nil)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import SchedulerBench
 
 /// Bad input is refused before anything runs, with one line that says what to do.
@@ -11,16 +12,21 @@ import Testing
     }
 
     @Test func roundsOutOfRangeAreRefused() {
-        #expect(Self.message { _ = try RunRequest(rounds: 9_223_372_036_854_775_807).policy() }
-            == "--rounds must be between 1 and 1000, got 9223372036854775807")
+        #expect(
+            Self.message { _ = try RunRequest(rounds: 9_223_372_036_854_775_807).policy() }
+                == "--rounds must be between 1 and 1000, got 9223372036854775807")
         #expect(Self.message { _ = try RunRequest(rounds: 0).policy() }.contains("--rounds must be between 1 and 1000"))
-        #expect(Self.message { _ = try RunRequest(extraSeconds: -1).policy() }.contains("--time-budget must be between 0 and 86400"))
+        #expect(
+            Self.message { _ = try RunRequest(extraSeconds: -1).policy() }.contains(
+                "--time-budget must be between 0 and 86400"))
         #expect(Self.message { _ = try RunRequest(extraSeconds: .nan).policy() }.contains("--time-budget"))
         #expect((try? RunRequest(rounds: 15).policy())?.rounds == 15)
     }
 
     @Test func unknownNamesAreRefusedWithTheChoices() {
-        #expect(Self.message { _ = try Selection.backends(["nope"]) }.contains("unknown backend 'nope'; choose from dispatch"))
+        #expect(
+            Self.message { _ = try Selection.backends(["nope"]) }.contains(
+                "unknown backend 'nope'; choose from dispatch"))
         #expect(Self.message { _ = try Selection.workloads(["W15"]) }.contains("unknown workload 'W15'"))
         #expect((try? Selection.workloads(["w4,fan-out"])) == [.pingPong, .fanOut])
         #expect((try? Selection.backends([])) == .some(nil))
@@ -33,18 +39,24 @@ import Testing
         #expect(Self.message { _ = try Selection.cpus("x") }.contains("expected CPU numbers"))
         let allowed = try #require(Machine.allowedCPUs())
         let missing = CPUSet([allowed.cpus.last! + 1])
-        #expect(Self.message { try RunRequest(cpus: missing).preflight() }.contains("this process may run only on CPUs \(allowed)"))
+        #expect(
+            Self.message { try RunRequest(cpus: missing).preflight() }.contains(
+                "this process may run only on CPUs \(allowed)"))
     }
 
     @Test func aSelectionWithNothingToRunIsRefused() {
-        #expect(Self.message { try RunRequest(backends: [.defaultExecutor], workloads: [.throughput]).preflight() }
-            .contains("no selected workload runs on a selected backend"))
+        #expect(
+            Self.message { try RunRequest(backends: [.defaultExecutor], workloads: [.throughput]).preflight() }
+                .contains("no selected workload runs on a selected backend"))
     }
 
     @Test func bothAllocatorsAreCheckedBeforeStarting() throws {
         // Without jemalloc installed, `--allocator both` fails before the first pass instead of after it.
         if Jemalloc.installedLibrary == nil {
-            #expect(Self.message { try RunRequest(allocator: .both, outputDirectory: try temporaryDirectory().path).preflight() }
+            #expect(
+                Self.message {
+                    try RunRequest(allocator: .both, outputDirectory: try temporaryDirectory().path).preflight()
+                }
                 .contains("jemalloc is not installed"))
         } else {
             try RunRequest(scale: .smoke, allocator: .both, outputDirectory: try temporaryDirectory().path).preflight()
@@ -61,9 +73,12 @@ import Testing
         request.budgetSeconds = 60
         request.minimumPairs = 1
         #expect(Self.message { try request.preflight() }.contains("--pairs must be between 2 and 1000"))
-        #expect(Self.message {
-            _ = try CalibrateSession.perform(RunRequest(), runs: 1, resultsRoot: "x", launcher: NoLauncher(), commandLine: "") { _ in }
-        }.contains("--runs must be between 3 and 20"))
+        #expect(
+            Self.message {
+                _ = try CalibrateSession.perform(
+                    RunRequest(), runs: 1, resultsRoot: "x", launcher: NoLauncher(), commandLine: ""
+                ) { _ in }
+            }.contains("--runs must be between 3 and 20"))
     }
 }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SchedulerBench
 
 /// Every workload on every backend that has what it needs, at a tiny size. No timing assertions: only that each
@@ -50,13 +51,15 @@ import Testing
         }
         #expect(Workload.all.map(\.id.rawValue) == (1...14).map { "W\($0)" })
         #expect(Set(Backend.all.map(\.id)).count == Backend.all.count)
-        #expect(Backend.withID(.defaultExecutor).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
-            == [.actorHop, .taskLifecycle, .actorPingPong])
+        #expect(
+            Backend.withID(.defaultExecutor).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
+                == [.actorHop, .taskLifecycle, .actorPingPong])
     }
 
     @Test func runnerInterleavesBackendsRoundByRound() {
         let backends = [BackendID.immediate, .directCall, .testScheduler].compactMap(Backend.withID)
-        let policy = RoundPolicy(rounds: 2, minimumRoundSeconds: 0, maximumRounds: 2, targetSpread: 0.1, extraSeconds: 0)
+        let policy = RoundPolicy(
+            rounds: 2, minimumRoundSeconds: 0, maximumRounds: 2, targetSpread: 0.1, extraSeconds: 0)
         let runner = Runner(backends: backends, workloads: [.singleProducer], scale: .smoke, policy: policy)
         var order: [String] = []
         let cells = runner.run { _, _, what in
@@ -69,10 +72,13 @@ import Testing
 
     /// A round repeats the workload on fresh instances until it has lasted the policy's minimum.
     @Test func aRoundLastsAtLeastThePolicysMinimum() throws {
-        let policy = RoundPolicy(rounds: 1, minimumRoundSeconds: 0.05, maximumRounds: 1, targetSpread: 0.1, extraSeconds: 0)
-        let runner = Runner(backends: [try #require(Backend.withID(.directCall))], workloads: [.singleProducer], scale: .smoke,
-                            policy: policy)
-        let record = runner.measureRound(.singleProducer, on: runner.backends[0], runner.plan[0].parameters, extend: true)
+        let policy = RoundPolicy(
+            rounds: 1, minimumRoundSeconds: 0.05, maximumRounds: 1, targetSpread: 0.1, extraSeconds: 0)
+        let runner = Runner(
+            backends: [try #require(Backend.withID(.directCall))], workloads: [.singleProducer], scale: .smoke,
+            policy: policy)
+        let record = runner.measureRound(
+            .singleProducer, on: runner.backends[0], runner.plan[0].parameters, extend: true)
         #expect(record.seconds >= 0.05 && record.repetitions > 1)
         #expect(record.result.values[.nsPerTask] != nil)
     }
@@ -81,9 +87,13 @@ import Testing
     @Test func theRoundPolicyAsksForMoreRoundsOnlyWhileAnIntervalIsWide() throws {
         let backend = try #require(Backend.withID(.threadPool))
         func cell(_ values: [Double]) -> CellMeasurement {
-            CellMeasurement(workload: .singleProducer, parameters: Parameters([.tasks: 1]), backends: [
-                BackendRounds(backend: backend, rounds: values.map { RoundRecord(result: RoundResult(values: [.nsPerTask: $0])) }),
-            ])
+            CellMeasurement(
+                workload: .singleProducer, parameters: Parameters([.tasks: 1]),
+                backends: [
+                    BackendRounds(
+                        backend: backend,
+                        rounds: values.map { RoundRecord(result: RoundResult(values: [.nsPerTask: $0])) })
+                ])
         }
         #expect(RoundPolicyCheck.needsMoreRounds(cell([100, 160, 90, 140, 110, 70, 150, 95, 130]), targetSpread: 0.1))
         #expect(!RoundPolicyCheck.needsMoreRounds(cell([100, 101, 99, 100, 102, 98, 100, 101, 99]), targetSpread: 0.1))

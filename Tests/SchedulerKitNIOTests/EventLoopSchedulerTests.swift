@@ -21,7 +21,8 @@ import Testing
     @Test func plainWorkRunsOnTheLoopWithTheSchedulerCurrent() {
         withEventLoop { loop in
             let scheduler = EventLoopScheduler(name: "plain", eventLoop: loop)
-            let onLoop = Shared(false), current = Shared(false)
+            let onLoop = Shared(false)
+            let current = Shared(false)
             let done = DispatchSemaphore(value: 0)
             scheduler.schedule {
                 onLoop.set(loop.inEventLoop)
@@ -61,7 +62,8 @@ import Testing
         withEventLoop { loop in
             let scheduler = EventLoopScheduler(name: "delayed", eventLoop: loop)
             let deadline = scheduler.now + .milliseconds(20)
-            let startedAt = Shared<SchedulerTime?>(nil), current = Shared(false)
+            let startedAt = Shared<SchedulerTime?>(nil)
+            let current = Shared(false)
             let done = DispatchSemaphore(value: 0)
             let handle = scheduler.schedule(at: deadline) {
                 startedAt.set(SchedulerTime.monotonicNow())
@@ -111,7 +113,10 @@ import Testing
                 let began = SchedulerTime.monotonicNow()
                 if Schedulers.current !== scheduler { current.set(false) }
                 var count = 0
-                starts.update { $0.append(began.nanoseconds); count = $0.count }
+                starts.update {
+                    $0.append(began.nanoseconds)
+                    count = $0.count
+                }
                 while SchedulerTime.monotonicNow() < began + .milliseconds(15) {}
                 if count == 4 { fourth.signal() }
             }
@@ -120,7 +125,8 @@ import Testing
             #expect(!handle.cancel())
             let atCancel = starts.value.count
             usleep(60_000)
-            #expect(starts.value.count <= atCancel + 1, "a cancel from another thread reaches the loop on its next turn")
+            #expect(
+                starts.value.count <= atCancel + 1, "a cancel from another thread reaches the loop on its next turn")
             let gaps = zip(starts.value, starts.value.dropFirst()).map { $1 - $0 }
             #expect(gaps.allSatisfy { $0 >= 25_000_000 }, "start-to-start gaps \(gaps) ns")
             #expect(current.value)
@@ -130,7 +136,8 @@ import Testing
     @Test func groupShutdownRunsQueuedPlainWorkAndFailsDelayedWork() {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let scheduler = EventLoopScheduler(name: "shutdown", eventLoop: group.next())
-        let plainRan = Shared(false), delayedRan = Shared(false)
+        let plainRan = Shared(false)
+        let delayedRan = Shared(false)
         let blocker = Gate.blocking(scheduler)
         scheduler.schedule { plainRan.set(true) }
         let delayed = scheduler.schedule(at: scheduler.now + .seconds(3_600)) { delayedRan.set(true) }

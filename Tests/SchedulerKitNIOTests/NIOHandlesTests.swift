@@ -1,7 +1,8 @@
 import NIOCore
 import SchedulerKit
-@testable import SchedulerKitNIO
 import Testing
+
+@testable import SchedulerKitNIO
 
 @Suite struct NIOHandlesTests {
     @Test func uncancellableWorkNeverCancels() {
@@ -26,7 +27,8 @@ import Testing
 
     @Test func aRepeatedTaskCancelsOnce() {
         withEventLoop { loop in
-            let handle = RepeatedTaskHandle(loop.scheduleRepeatedTask(initialDelay: .hours(1), delay: .hours(1)) { _ in })
+            let handle = RepeatedTaskHandle(
+                loop.scheduleRepeatedTask(initialDelay: .hours(1), delay: .hours(1)) { _ in })
             #expect(!handle.isCancelled)
             #expect(handle.cancel())
             #expect(!handle.cancel())

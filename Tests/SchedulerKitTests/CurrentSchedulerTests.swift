@@ -40,4 +40,3 @@ import Testing
         #expect(otherThreadSaw.value == nil)
     }
 }
-

@@ -1,6 +1,5 @@
 import Dispatch
 import SchedulerKit
-
 import TestSupport
 import Testing
 

@@ -1,6 +1,5 @@
 import Dispatch
 import SchedulerKit
-
 import TestSupport
 import Testing
 
@@ -57,7 +56,10 @@ import Testing
         let handle: any Cancellable = {
             let capture = Capture()
             weakCapture = capture
-            return scheduler.scheduleRecursive { reschedule in _ = capture; reschedule() }
+            return scheduler.scheduleRecursive { reschedule in
+                _ = capture
+                reschedule()
+            }
         }()
         scheduler.step()
         scheduler.step()
@@ -72,7 +74,10 @@ import Testing
         let steps = Counter()
         let done = DispatchSemaphore(value: 0)
         scheduler.scheduleRecursive { reschedule in
-            if steps.increment() == 20 { done.signal(); return }
+            if steps.increment() == 20 {
+                done.signal()
+                return
+            }
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) { reschedule() }
         }
         #expect(done.wait(timeout: .now() + 10) == .success)

@@ -1,5 +1,4 @@
 import SchedulerKit
-
 import TestSupport
 import Testing
 

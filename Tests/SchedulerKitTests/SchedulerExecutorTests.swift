@@ -29,11 +29,12 @@ private actor Account {
     func anActorOnABackendRunsOneJobAtATimeWithTheSchedulerCurrent(backend: String) async {
         let pool = ThreadPool(threadCount: 2, name: "actor-pool")
         defer { pool.shutdown() }
-        let scheduler: any Scheduler = switch backend {
-        case "dispatch": DispatchQueueScheduler(name: "actor")
-        case "pool": pool.makeScheduler(name: "actor")
-        default: OperationQueueScheduler(name: "actor")
-        }
+        let scheduler: any Scheduler =
+            switch backend {
+            case "dispatch": DispatchQueueScheduler(name: "actor")
+            case "pool": pool.makeScheduler(name: "actor")
+            default: OperationQueueScheduler(name: "actor")
+            }
         let account = Account(on: scheduler)
         let allCurrent = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<4 {

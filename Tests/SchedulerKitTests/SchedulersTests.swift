@@ -22,10 +22,18 @@ import Testing
     @Test func everySchedulerDeclaresItsTraits() {
         let expected: [(any Scheduler, SchedulerTraits)] = [
             (Schedulers.immediate, [.serial, .trampoline, .setsCurrent]),
-            (DispatchQueueScheduler(name: "d"), [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]),
-            (ThreadPool.shared.makeScheduler(name: "p"),
-             [.serial, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads]),
-            (OperationQueueScheduler(name: "o"), [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]),
+            (
+                DispatchQueueScheduler(name: "d"),
+                [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]
+            ),
+            (
+                ThreadPool.shared.makeScheduler(name: "p"),
+                [.serial, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads]
+            ),
+            (
+                OperationQueueScheduler(name: "o"),
+                [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]
+            ),
             (TestScheduler(), [.serial, .timed, .repeating, .fixedRate, .virtualTime, .setsCurrent]),
             (Schedulers.subscription, []),
         ]

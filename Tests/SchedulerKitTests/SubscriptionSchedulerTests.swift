@@ -8,7 +8,9 @@ import Testing
         let outer = TestScheduler(name: "outer")
         let seen = Shared<[String]>([])
         Schedulers.performAsCurrent(outer) {
-            let handle = Schedulers.subscription.schedule { seen.update { $0.append("inline:\(Schedulers.current?.name ?? "nil")") } }
+            let handle = Schedulers.subscription.schedule {
+                seen.update { $0.append("inline:\(Schedulers.current?.name ?? "nil")") }
+            }
             seen.update { $0.append("after") }
             #expect(!handle.cancel())
         }

@@ -1,6 +1,5 @@
 import Dispatch
 import SchedulerKit
-
 import TestSupport
 import Testing
 
@@ -37,10 +36,12 @@ import Testing
             let scheduler = TestScheduler()
             let log = Shared<[String]>([])
             let handle = Shared<(any Cancellable)?>(nil)
-            handle.update { $0 = scheduler.schedule(at: .zero + .seconds(1), every: .seconds(1), leeway: .zero) {
-                log.update { $0.append("tick") }
-                handle.value?.cancel()
-            } }
+            handle.update {
+                $0 = scheduler.schedule(at: .zero + .seconds(1), every: .seconds(1), leeway: .zero) {
+                    log.update { $0.append("tick") }
+                    handle.value?.cancel()
+                }
+            }
             scheduler.schedule(at: .zero + .seconds(2)) { log.update { $0.append("later") } }
             return (scheduler, log)
         }

@@ -1,7 +1,6 @@
-import Foundation
 import Dispatch
+import Foundation
 import SchedulerKit
-
 import TestSupport
 import Testing
 
@@ -35,10 +34,13 @@ import Testing
         let ran = Counter()
         var handles: [any Cancellable] = []
         for i in 0..<10_000 {
-            handles.append(schedulers[i % 4].schedule {
-                ran.increment()
-            })
-            if i % 3 == 0 { handles.append(schedulers[i % 4].schedule(after: .milliseconds(i % 50)) { ran.increment() }) }
+            handles.append(
+                schedulers[i % 4].schedule {
+                    ran.increment()
+                })
+            if i % 3 == 0 {
+                handles.append(schedulers[i % 4].schedule(after: .milliseconds(i % 50)) { ran.increment() })
+            }
             if i == 6_000 { pool.shutdown() }
         }
         let cancelled = handles.filter(\.isCancelled).count
@@ -213,7 +215,10 @@ import Testing
             b.schedule { bRan.signal() }
             let finished = aDone.wait(timeout: .now() + 10) == .success
             #expect(finished, "round \(round): b's task never ran while a's task waited for it")
-            guard finished else { bRan.signal(); break }
+            guard finished else {
+                bRan.signal()
+                break
+            }
             pool.shutdown()
         }
     }
@@ -244,7 +249,8 @@ import Testing
                     ran.increment()
                     inside.decrement()
                 }
-                if i % 1_000 == 0 { pause(milliseconds: 0) }  // let the worker drain the queue dry and hand it back often
+                // Let the worker drain the queue dry and hand it back often.
+                if i % 1_000 == 0 { pause(milliseconds: 0) }
             }
         }
         #expect(eventually { ran.value == producers * perProducer })
@@ -266,7 +272,10 @@ import Testing
             short.shutdown()
             long.shutdown()
         }
-        #expect(eventually { Set(["pool-named-0", "pool-named-1", "pool-a-rather-0", "pool-a-rather-1"]).isSubset(of: names()) },
-                "threads: \(names())")
+        #expect(
+            eventually {
+                Set(["pool-named-0", "pool-named-1", "pool-a-rather-0", "pool-a-rather-1"]).isSubset(of: names())
+            },
+            "threads: \(names())")
     }
 }

@@ -1,6 +1,7 @@
-@testable import SchedulerKit
 import TestSupport
 import Testing
+
+@testable import SchedulerKit
 
 @Suite struct TimerQueueTests {
     @Test func equalDeadlinesComeOutInSubmissionOrder() {
@@ -66,7 +67,11 @@ import Testing
         let ten = Duration.nanoseconds(10)
         #expect(nextFixedRateTick(start: start, interval: ten, previous: start, now: start).nanoseconds == 1_010)
         // Ran 35 ns late: the ticks at 1 010, 1 020 and 1 030 coalesce into the next one on the grid.
-        #expect(nextFixedRateTick(start: start, interval: ten, previous: start, now: SchedulerTime(nanoseconds: 1_035)).nanoseconds == 1_040)
-        #expect(nextFixedRateTick(start: start, interval: ten, previous: start, now: SchedulerTime(nanoseconds: 1_040)).nanoseconds == 1_040)
+        #expect(
+            nextFixedRateTick(start: start, interval: ten, previous: start, now: SchedulerTime(nanoseconds: 1_035))
+                .nanoseconds == 1_040)
+        #expect(
+            nextFixedRateTick(start: start, interval: ten, previous: start, now: SchedulerTime(nanoseconds: 1_040))
+                .nanoseconds == 1_040)
     }
 }

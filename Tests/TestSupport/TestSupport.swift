@@ -102,8 +102,11 @@ public func drain(_ scheduler: any Scheduler, timeout: Duration = patience) -> B
 
 /// Waits for a semaphore at most `timeout`; false when it timed out.
 public func waited(_ semaphore: DispatchSemaphore, timeout: Duration = patience) -> Bool {
-    semaphore.wait(timeout: .now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000
-        + Int(timeout.components.attoseconds / 1_000_000_000))) == .success
+    semaphore.wait(
+        timeout: .now()
+            + .nanoseconds(
+                Int(timeout.components.seconds) * 1_000_000_000
+                    + Int(timeout.components.attoseconds / 1_000_000_000))) == .success
 }
 
 /// Sleeps the calling thread (for "nothing more happens" checks, never for speed).

@@ -48,13 +48,17 @@ public struct ABAnalysis: Sendable {
         lines = order.map { key in
             let values = figures[key]!
             let metric = metrics[key]!
-            let ratio = metric.isExactCount
+            let ratio =
+                metric.isExactCount
                 ? Self.exactRatio(values)
-                : Statistics.pairedRatio(values.map(\.b), over: values.map(\.a), confidence: Self.confidence) ?? .exact(1)
-            return Line(cell: key, baseline: Statistics.median(values.map(\.a)), candidate: Statistics.median(values.map(\.b)),
-                        ratio: ratio, pairs: values.count,
-                        verdict: Self.verdict(ratio, lowerIsBetter: metric.lowerIsBetter, exact: metric.isExactCount,
-                                              minimumEffect: minimumEffect))
+                : Statistics.pairedRatio(values.map(\.b), over: values.map(\.a), confidence: Self.confidence)
+                    ?? .exact(1)
+            return Line(
+                cell: key, baseline: Statistics.median(values.map(\.a)), candidate: Statistics.median(values.map(\.b)),
+                ratio: ratio, pairs: values.count,
+                verdict: Self.verdict(
+                    ratio, lowerIsBetter: metric.lowerIsBetter, exact: metric.isExactCount,
+                    minimumEffect: minimumEffect))
         }
     }
 
@@ -65,7 +69,9 @@ public struct ABAnalysis: Sendable {
     }
 
     static func verdict(_ ratio: Estimate, lowerIsBetter: Bool, exact: Bool, minimumEffect: Double) -> Verdict {
-        let (upper, lower) = exact ? (1 + Comparison.exactTolerance, 1 / (1 + Comparison.exactTolerance))
+        let (upper, lower) =
+            exact
+            ? (1 + Comparison.exactTolerance, 1 / (1 + Comparison.exactTolerance))
             : (1 + minimumEffect, 1 / (1 + minimumEffect))
         let higher: Verdict = lowerIsBetter ? .slower : .faster
         let lowerVerdict: Verdict = lowerIsBetter ? .faster : .slower

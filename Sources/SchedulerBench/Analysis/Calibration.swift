@@ -37,7 +37,8 @@ public struct Calibration: Sendable {
             guard onLogScale else {
                 return Estimate(value: estimate.value, low: estimate.low - runMargin, high: estimate.high + runMargin)
             }
-            return Estimate(value: estimate.value, low: estimate.low / (1 + runMargin), high: estimate.high * (1 + runMargin))
+            return Estimate(
+                value: estimate.value, low: estimate.low / (1 + runMargin), high: estimate.high * (1 + runMargin))
         }
     }
 
@@ -85,15 +86,18 @@ public struct Calibration: Sendable {
                 }
             }
         }
-        self.init(machine: first.machine, scale: first.scale, cpus: Self.cpuKey(first), commit: first.gitCommit,
-                  runs: runs.count, cellFigures: cells.filter { $0.value.values.count == runs.count },
-                  goalFigures: goalValues.filter { $0.value.count == runs.count })
+        self.init(
+            machine: first.machine, scale: first.scale, cpus: Self.cpuKey(first), commit: first.gitCommit,
+            runs: runs.count, cellFigures: cells.filter { $0.value.values.count == runs.count },
+            goalFigures: goalValues.filter { $0.value.count == runs.count })
     }
 
     /// The calibration of figures measured before (a file's `values`): the spreads are computed with this build's
     /// method, so a better method needs no new runs.
-    public init(machine: String, scale: String, cpus: String, commit: String, runs: Int, cellFigures: [CellKey: Figures],
-                goalFigures: [GoalKey: [Double]]) {
+    public init(
+        machine: String, scale: String, cpus: String, commit: String, runs: Int, cellFigures: [CellKey: Figures],
+        goalFigures: [GoalKey: [Double]]
+    ) {
         self.machine = machine
         self.scale = scale
         self.cpus = cpus
@@ -124,16 +128,19 @@ public struct Calibration: Sendable {
                 let runs = Double(figures[member.key]!.count)
                 let others = own.filter { $0.key != member.key && $0.onLog }
                 guard member.onLog, !others.isEmpty else {
-                    entries[member.key] = Entry(deviation: member.deviation, onLogScale: member.onLog, freedom: runs - 1,
-                                                values: figures[member.key]!)
+                    entries[member.key] = Entry(
+                        deviation: member.deviation, onLogScale: member.onLog, freedom: runs - 1,
+                        values: figures[member.key]!)
                     continue
                 }
                 let pooled = Statistics.median(others.map { $0.deviation * $0.deviation })
                 // The pool weighs as much as its members' degrees of freedom, up to `poolWeight`.
                 let weight = min(poolWeight, Double(others.count) * (runs - 1))
-                let variance = ((runs - 1) * member.deviation * member.deviation + weight * pooled) / (runs - 1 + weight)
-                entries[member.key] = Entry(deviation: variance.squareRoot(), onLogScale: true, freedom: runs - 1 + weight,
-                                            values: figures[member.key]!)
+                let variance =
+                    ((runs - 1) * member.deviation * member.deviation + weight * pooled) / (runs - 1 + weight)
+                entries[member.key] = Entry(
+                    deviation: variance.squareRoot(), onLogScale: true, freedom: runs - 1 + weight,
+                    values: figures[member.key]!)
             }
         }
         return entries

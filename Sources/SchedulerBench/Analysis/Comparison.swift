@@ -53,7 +53,9 @@ public struct Comparison: Sendable {
     /// Runs of different machines, scales or CPU sets share no noise floor.
     static func incomparable(_ a: RunMetadata?, _ b: RunMetadata?) -> String? {
         guard let a, let b else { return nil }
-        if a.machine.isEmpty || b.machine.isEmpty { return "a run predates machine fingerprints (made before calibrations existed)" }
+        if a.machine.isEmpty || b.machine.isEmpty {
+            return "a run predates machine fingerprints (made before calibrations existed)"
+        }
         if a.machine != b.machine { return "the runs were made on different machines (\(a.machine) / \(b.machine))" }
         if a.scale != b.scale { return "the runs have different scales (\(a.scale) / \(b.scale))" }
         if Calibration.cpuKey(a) != Calibration.cpuKey(b) {
@@ -69,20 +71,24 @@ public struct Comparison: Sendable {
         let direction: Verdict = (b.value < a.value) == lowerIsBetter ? .better : .worse
         if before.metric.isExactCount {
             let same = abs(ratio - 1) < exactTolerance || (a.value == b.value)
-            return Line(before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, floor: nil,
-                        verdict: same ? .withinNoise : direction)
+            return Line(
+                before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, floor: nil,
+                verdict: same ? .withinNoise : direction)
         }
         guard let entry, a.statistic == b.statistic else {
-            return Line(before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, floor: nil,
-                        verdict: .uncalibrated)
+            return Line(
+                before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, floor: nil,
+                verdict: .uncalibrated)
         }
         let floor = entry.compareFloor
-        let beyondFloor = entry.onLogScale ? (ratio > 1 + floor || ratio < 1 / (1 + floor)) : abs(b.value - a.value) > floor
+        let beyondFloor =
+            entry.onLogScale ? (ratio > 1 + floor || ratio < 1 / (1 + floor)) : abs(b.value - a.value) > floor
         var intervalsApart = true
         if let x = a.estimate, let y = b.estimate { intervalsApart = x.high < y.low || y.high < x.low }
-        return Line(before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio,
-                    floor: entry.onLogScale ? floor : nil,
-                    verdict: beyondFloor && intervalsApart ? direction : .withinNoise)
+        return Line(
+            before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio,
+            floor: entry.onLogScale ? floor : nil,
+            verdict: beyondFloor && intervalsApart ? direction : .withinNoise)
     }
 
     public func count(_ verdict: Verdict) -> Int { lines.filter { $0.verdict == verdict }.count }

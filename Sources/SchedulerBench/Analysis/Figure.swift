@@ -28,10 +28,14 @@ public struct ComparedFigure: Sendable, Equatable {
 /// (two-sided 99 % and 95 %), interpolated on 1/ν between tabulated degrees of freedom.
 enum StudentT {
     private static let freedoms: [Double] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 30, 60, 120]
-    private static let q995: [Double] = [63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169,
-                                         3.055, 2.947, 2.845, 2.750, 2.660, 2.617]
-    private static let q975: [Double] = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                         2.179, 2.131, 2.086, 2.042, 2.000, 1.980]
+    private static let q995: [Double] = [
+        63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169,
+        3.055, 2.947, 2.845, 2.750, 2.660, 2.617,
+    ]
+    private static let q975: [Double] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.179, 2.131, 2.086, 2.042, 2.000, 1.980,
+    ]
 
     /// The 0.995 quantile (half-width factor of a two-sided 99 % bound).
     static func quantile995(_ freedom: Double) -> Double { quantile(freedom, q995, limit: 2.576) }

@@ -20,23 +20,28 @@ public struct GoalResult: Sendable {
 
 /// Judges goals on a run's rows and rounds.
 public enum GoalEvaluation {
-    public static func evaluate(_ goals: [Goal] = Goal.all, in run: RunData, allocator: AllocatorChoice,
-                                calibration: Calibration?) -> [GoalResult] {
+    public static func evaluate(
+        _ goals: [Goal] = Goal.all, in run: RunData, allocator: AllocatorChoice,
+        calibration: Calibration?
+    ) -> [GoalResult] {
         goals.filter { $0.allocator == allocator }.map { goal in
             guard let estimate = figure(goal.measure, in: run, allocator: allocator) else {
                 return GoalResult(goal: goal, estimate: nil, judged: nil, calibrated: false, verdict: .notMeasured)
             }
             let margin = calibration?.goals[Calibration.GoalKey(goal: goal.id, allocator: allocator)]
             let judged = goal.measure.isMeasured ? (margin?.widen(estimate) ?? estimate) : estimate
-            return GoalResult(goal: goal, estimate: estimate, judged: judged, calibrated: margin != nil,
-                              verdict: verdict(judged, goal))
+            return GoalResult(
+                goal: goal, estimate: estimate, judged: judged, calibrated: margin != nil,
+                verdict: verdict(judged, goal))
         }
     }
 
     static func verdict(_ interval: Estimate, _ goal: Goal) -> GoalResult.Verdict {
         let exactTolerance = 0.05  // counts are averages over many tasks: 1.0004 allocations is 1
         if !goal.measure.isMeasured {
-            let keeps = goal.direction == .atMost ? interval.value <= goal.limit + exactTolerance
+            let keeps =
+                goal.direction == .atMost
+                ? interval.value <= goal.limit + exactTolerance
                 : interval.value >= goal.limit - exactTolerance
             return keeps ? .met : .notMet
         }
@@ -86,7 +91,8 @@ extension Goal {
         guard estimate.low != estimate.high else { return present(estimate.value) }
         guard estimate.low.isFinite && estimate.high.isFinite else { return present(estimate.value) + " (no interval)" }
         // Rates invert: a low cost is a high rate.
-        let (low, high) = presentation == .millionsPerSecond ? (estimate.high, estimate.low) : (estimate.low, estimate.high)
+        let (low, high) =
+            presentation == .millionsPerSecond ? (estimate.high, estimate.low) : (estimate.low, estimate.high)
         return "\(present(estimate.value)) (\(present(low))–\(present(high)))"
     }
 }

@@ -18,8 +18,9 @@ public struct SampleSummary: Sendable, Equatable {
     }
 
     public init(_ values: [Double]) {
-        self.init(count: values.count, median: Statistics.medianEstimate(values), min: values.min() ?? 0,
-                  max: values.max() ?? 0, modes: Modes.detect(values))
+        self.init(
+            count: values.count, median: Statistics.medianEstimate(values), min: values.min() ?? 0,
+            max: values.max() ?? 0, modes: Modes.detect(values))
     }
 
     /// Too few rounds, or an interval wider than ``Statistics/trustedSpread`` of the median.

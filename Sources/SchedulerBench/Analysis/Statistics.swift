@@ -52,7 +52,6 @@ public enum Statistics {
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
 
-
     /// The median of `values` with its distribution-free interval; an interval without bounds (−∞, ∞) when there
     /// are too few values for `confidence`, and a point when every value is the same.
     public static func medianEstimate(_ values: [Double], confidence: Double = 0.95) -> Estimate {
@@ -74,7 +73,8 @@ public enum Statistics {
         var rank: Int?
         for k in 1...max(1, count / 2) {
             // P(B = k − 1) = C(count, k − 1) / 2^count, in logarithms so that large counts do not underflow.
-            let logTerm = lgamma(Double(count + 1)) - lgamma(Double(k)) - lgamma(Double(count - k + 2))
+            let logTerm =
+                lgamma(Double(count + 1)) - lgamma(Double(k)) - lgamma(Double(count - k + 2))
                 - Double(count) * log(2.0)
             below += exp(logTerm)
             guard below <= tail else { break }
@@ -117,8 +117,9 @@ public enum Statistics {
         let sorted = draws.sorted()
         guard !sorted.isEmpty else { return .exact(point) }
         let tail = (1 - confidence) / 2
-        return Estimate(value: point, low: ToolSupport.quantile(sorted: sorted, tail),
-                        high: ToolSupport.quantile(sorted: sorted, 1 - tail))
+        return Estimate(
+            value: point, low: ToolSupport.quantile(sorted: sorted, tail),
+            high: ToolSupport.quantile(sorted: sorted, 1 - tail))
     }
 }
 

@@ -62,9 +62,12 @@ public struct Thresholds: Sendable {
     /// Each measured cost against its limit.
     public func check(_ costs: [CostCell: Double]) -> [Line] {
         costs.sorted { $0.key.description < $1.key.description }.map { cell, measured in
-            guard let limit = limits[cell] else { return Line(cell: cell, measured: measured, limit: nil, verdict: .unlimited) }
+            guard let limit = limits[cell] else {
+                return Line(cell: cell, measured: measured, limit: nil, verdict: .unlimited)
+            }
             let allowance = Self.allowance(cell, limit: limit)
-            let verdict: Line.Verdict = measured > limit + allowance ? .regressed : (measured < limit - allowance ? .improved : .within)
+            let verdict: Line.Verdict =
+                measured > limit + allowance ? .regressed : (measured < limit - allowance ? .improved : .within)
             return Line(cell: cell, measured: measured, limit: limit, verdict: verdict)
         }
     }
@@ -75,9 +78,10 @@ public struct Thresholds: Sendable {
 
     /// The thresholds file of this toolchain and architecture, under `folder`.
     public static func file(in folder: String) -> URL {
-        let version = ((try? Command.output("swift", ["--version"])) ?? "").split(separator: "\n").first.flatMap { line in
-            line.split(separator: " ").first { $0.first?.isNumber == true }
-        }.map { $0.split(separator: ".").prefix(2).joined(separator: ".") } ?? "unknown"
+        let version =
+            ((try? Command.output("swift", ["--version"])) ?? "").split(separator: "\n").first.flatMap { line in
+                line.split(separator: " ").first { $0.first?.isNumber == true }
+            }.map { $0.split(separator: ".").prefix(2).joined(separator: ".") } ?? "unknown"
         var names = utsname()
         uname(&names)
         let machine = withUnsafeBytes(of: &names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -86,8 +90,10 @@ public struct Thresholds: Sendable {
 
     public var csv: String {
         let rows = limits.sorted { $0.key.description < $1.key.description }.map { cell, limit in
-            [cell.backend.rawValue, cell.workload?.rawValue ?? "", cell.parameters.description, cell.metric.name,
-             cell.metric.unit, Format.number(limit)]
+            [
+                cell.backend.rawValue, cell.workload?.rawValue ?? "", cell.parameters.description, cell.metric.name,
+                cell.metric.unit, Format.number(limit),
+            ]
         }
         return CSV.encode([Self.columns] + rows)
     }
@@ -99,9 +105,10 @@ public struct Thresholds: Sendable {
                 throw record.error("parameters are not name=value pairs")
             }
             let workload = try record.text("workload")
-            let cell = CostCell(backend: BackendID(rawValue: try record.text("backend")),
-                                workload: workload.isEmpty ? nil : WorkloadID(rawValue: workload), parameters: parameters,
-                                metric: Metric.named(try record.text("metric"), unit: record["unit"] ?? ""))
+            let cell = CostCell(
+                backend: BackendID(rawValue: try record.text("backend")),
+                workload: workload.isEmpty ? nil : WorkloadID(rawValue: workload), parameters: parameters,
+                metric: Metric.named(try record.text("metric"), unit: record["unit"] ?? ""))
             limits[cell] = try record.number("limit")
         }
         self.init(limits: limits)
@@ -109,10 +116,11 @@ public struct Thresholds: Sendable {
 
     /// Limits set to the measured costs: instructions rounded up, counts to two decimals.
     public static func measured(_ costs: [CostCell: Double]) -> Thresholds {
-        Thresholds(limits: costs.mapValues { value in
-            // Instruction counts are in the hundreds or thousands: whole instructions. Counts per task are small
-            // averages: two decimals keep 1.0002 allocations from reading as a limit of 1.0002.
-            value >= 100 ? value.rounded(.up) : (value * 100).rounded() / 100
-        })
+        Thresholds(
+            limits: costs.mapValues { value in
+                // Instruction counts are in the hundreds or thousands: whole instructions. Counts per task are small
+                // averages: two decimals keep 1.0002 allocations from reading as a limit of 1.0002.
+                value >= 100 ? value.rounded(.up) : (value * 100).rounded() / 100
+            })
     }
 }

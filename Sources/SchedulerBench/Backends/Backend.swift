@@ -13,8 +13,10 @@ public struct Backend: Sendable {
     public let conformanceName: String?
     private let makeGroup: @Sendable () -> LaneGroup
 
-    init(_ id: BackendID, summary: String, wraps: BackendID? = nil, isReference: Bool, capabilities: Capabilities,
-         conformanceName: String? = nil, makeGroup: @escaping @Sendable () -> LaneGroup) {
+    init(
+        _ id: BackendID, summary: String, wraps: BackendID? = nil, isReference: Bool, capabilities: Capabilities,
+        conformanceName: String? = nil, makeGroup: @escaping @Sendable () -> LaneGroup
+    ) {
         self.id = id
         self.summary = summary
         self.wraps = wraps
@@ -34,17 +36,22 @@ public struct Backend: Sendable {
 
     /// A scheduler backend; `lacking` removes what its traits do not say (e.g. handles that cannot cancel), `adding`
     /// what the bench's use of it adds to them.
-    static func scheduler(_ id: BackendID, _ summary: String, wraps: BackendID?, traits: SchedulerTraits,
-                          lacking: Capabilities = [], adding: Capabilities = [], conformanceName: String,
-                          make: @escaping @Sendable () -> LaneGroup) -> Backend {
-        Backend(id, summary: summary, wraps: wraps, isReference: false,
-                capabilities: Capabilities(traits: traits).subtracting(lacking).union(adding),
-                conformanceName: conformanceName, makeGroup: make)
+    static func scheduler(
+        _ id: BackendID, _ summary: String, wraps: BackendID?, traits: SchedulerTraits,
+        lacking: Capabilities = [], adding: Capabilities = [], conformanceName: String,
+        make: @escaping @Sendable () -> LaneGroup
+    ) -> Backend {
+        Backend(
+            id, summary: summary, wraps: wraps, isReference: false,
+            capabilities: Capabilities(traits: traits).subtracting(lacking).union(adding),
+            conformanceName: conformanceName, makeGroup: make)
     }
 
     /// A raw primitive or a floor, measured beside the schedulers.
-    static func reference(_ id: BackendID, _ summary: String, capabilities: Capabilities,
-                          make: @escaping @Sendable () -> LaneGroup) -> Backend {
+    static func reference(
+        _ id: BackendID, _ summary: String, capabilities: Capabilities,
+        make: @escaping @Sendable () -> LaneGroup
+    ) -> Backend {
         Backend(id, summary: "reference: " + summary, isReference: true, capabilities: capabilities, makeGroup: make)
     }
 }
@@ -52,65 +59,88 @@ public struct Backend: Sendable {
 extension Backend {
     /// Every backend and reference, in table order (the SwiftNIO ones are defined in `NIOBackends.swift`).
     public static let all: [Backend] = [
-        .scheduler(.dispatch, "DispatchQueueScheduler: private serial queue targeting the default global queue",
-                   wraps: .rawDispatch, traits: DispatchQueueScheduler.traits,
-                   conformanceName: "DispatchQueueScheduler") {
+        .scheduler(
+            .dispatch, "DispatchQueueScheduler: private serial queue targeting the default global queue",
+            wraps: .rawDispatch, traits: DispatchQueueScheduler.traits,
+            conformanceName: "DispatchQueueScheduler"
+        ) {
             LaneGroup { SchedulerLane(DispatchQueueScheduler(name: $0, targetQueue: .global())) }
         },
-        .scheduler(.threadPool, "ThreadPoolScheduler on a fresh ThreadPool with one worker per core",
-                   wraps: .rawDispatch, traits: ThreadPoolScheduler.traits,
-                   conformanceName: "ThreadPoolScheduler") {
+        .scheduler(
+            .threadPool, "ThreadPoolScheduler on a fresh ThreadPool with one worker per core",
+            wraps: .rawDispatch, traits: ThreadPoolScheduler.traits,
+            conformanceName: "ThreadPoolScheduler"
+        ) {
             let pool = ThreadPool(name: "bench-pool")
             return LaneGroup(make: { SchedulerLane(pool.makeScheduler(name: $0)) }, close: { pool.shutdown() })
         },
-        .scheduler(.operationQueue, "OperationQueueScheduler: OperationQueue with maxConcurrentOperationCount = 1",
-                   wraps: .rawOperationQueue, traits: OperationQueueScheduler.traits,
-                   conformanceName: "OperationQueueScheduler") {
+        .scheduler(
+            .operationQueue, "OperationQueueScheduler: OperationQueue with maxConcurrentOperationCount = 1",
+            wraps: .rawOperationQueue, traits: OperationQueueScheduler.traits,
+            conformanceName: "OperationQueueScheduler"
+        ) {
             LaneGroup { SchedulerLane(OperationQueueScheduler(name: $0)) }
         },
-        .scheduler(.immediate, "Schedulers.immediate: runs inline, trampolines nested work",
-                   wraps: .directCall, traits: ImmediateScheduler.traits,
-                   conformanceName: "ImmediateScheduler") {
+        .scheduler(
+            .immediate, "Schedulers.immediate: runs inline, trampolines nested work",
+            wraps: .directCall, traits: ImmediateScheduler.traits,
+            conformanceName: "ImmediateScheduler"
+        ) {
             LaneGroup { _ in SchedulerLane(Schedulers.immediate) }
         },
-        .scheduler(.subscription,
-                   "Schedulers.subscription from a thread with no current scheduler: a background Dispatch scheduler",
-                   // Its traits promise nothing (inline under a current scheduler), but the bench calls it from threads
-                   // with none, where it always hands work to its background scheduler.
-                   wraps: .rawDispatch, traits: SubscriptionScheduler.traits, adding: .asynchronous,
-                   conformanceName: "SubscriptionScheduler") {
+        .scheduler(
+            .subscription,
+            "Schedulers.subscription from a thread with no current scheduler: a background Dispatch scheduler",
+            // Its traits promise nothing (inline under a current scheduler), but the bench calls it from threads
+            // with none, where it always hands work to its background scheduler.
+            wraps: .rawDispatch, traits: SubscriptionScheduler.traits, adding: .asynchronous,
+            conformanceName: "SubscriptionScheduler"
+        ) {
             LaneGroup { _ in SchedulerLane(Schedulers.subscription) }
         },
-        .scheduler(.testScheduler, "TestScheduler: virtual time, driven by run() on the producing thread",
-                   wraps: nil, traits: TestScheduler.traits,
-                   conformanceName: "TestScheduler") {
+        .scheduler(
+            .testScheduler, "TestScheduler: virtual time, driven by run() on the producing thread",
+            wraps: nil, traits: TestScheduler.traits,
+            conformanceName: "TestScheduler"
+        ) {
             LaneGroup { SchedulerLane(TestScheduler(name: $0)) }
         },
         nioEventLoop,
         nioThreadPool,
-        .reference(.rawDispatch, "DispatchQueue(label:).async on a serial queue",
-                   capabilities: [.serial, .asynchronous, .realTimers]) {
+        .reference(
+            .rawDispatch, "DispatchQueue(label:).async on a serial queue",
+            capabilities: [.serial, .asynchronous, .realTimers]
+        ) {
             LaneGroup { DispatchLane(label: $0) }
         },
-        .reference(.rawDispatchGlobal,
-                   "DispatchQueue(label:target: .global()).async, the queue DispatchQueueScheduler wraps",
-                   capabilities: [.serial, .asynchronous, .realTimers]) {
+        .reference(
+            .rawDispatchGlobal,
+            "DispatchQueue(label:target: .global()).async, the queue DispatchQueueScheduler wraps",
+            capabilities: [.serial, .asynchronous, .realTimers]
+        ) {
             LaneGroup { DispatchLane(label: $0, target: .global()) }
         },
-        .reference(.rawOperationQueue, "OperationQueue, maxConcurrentOperationCount = 1, addOperation",
-                   capabilities: [.serial, .asynchronous]) {
+        .reference(
+            .rawOperationQueue, "OperationQueue, maxConcurrentOperationCount = 1, addOperation",
+            capabilities: [.serial, .asynchronous]
+        ) {
             LaneGroup { OperationQueueLane(label: $0) }
         },
         rawNIOExecute,
-        .reference(.spinHandOff, "the floor of a hand-off with one allocation per task: the pool's node and lock-free "
-                   + "queue, drained by a thread that never sleeps", capabilities: [.serial]) {
+        .reference(
+            .spinHandOff,
+            "the floor of a hand-off with one allocation per task: the pool's node and lock-free "
+                + "queue, drained by a thread that never sleeps", capabilities: [.serial]
+        ) {
             HandOffFloorLane.group()
         },
         .reference(.directCall, "calls the closure directly", capabilities: [.serial]) {
             LaneGroup { _ in DirectLane() }
         },
-        .reference(.defaultExecutor, "default actors and tasks on Swift's global concurrent executor",
-                   capabilities: [.executor]) {
+        .reference(
+            .defaultExecutor, "default actors and tasks on Swift's global concurrent executor",
+            capabilities: [.executor]
+        ) {
             LaneGroup { _ in DefaultExecutorLane() }
         },
     ]

@@ -27,7 +27,8 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
 
     static let names: [(Capabilities, String)] = [
         (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
-        (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"), (.cancellation, "cancel"),
+        (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"),
+        (.cancellation, "cancel"),
     ]
 
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }

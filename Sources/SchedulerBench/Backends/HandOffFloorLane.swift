@@ -41,13 +41,15 @@ final class HandOffFloorLane: Lane {
     /// A lane group whose lanes are stopped when the group shuts down.
     static func group() -> LaneGroup {
         let lanes = Locked<[HandOffFloorLane]>([])
-        return LaneGroup(make: { name in
-            let lane = HandOffFloorLane(name: name)
-            lanes.withLock { $0.append(lane) }
-            return lane
-        }, close: {
-            for lane in lanes.withLock({ $0 }) { lane.stop() }
-        })
+        return LaneGroup(
+            make: { name in
+                let lane = HandOffFloorLane(name: name)
+                lanes.withLock { $0.append(lane) }
+                return lane
+            },
+            close: {
+                for lane in lanes.withLock({ $0 }) { lane.stop() }
+            })
     }
 
     /// Stops the consumer thread after it has run what is queued, and waits for it.

@@ -16,8 +16,9 @@ extension Backend {
         conformanceName: "EventLoopScheduler"
     ) {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: Clock.cores)
-        return LaneGroup(make: { SchedulerLane(EventLoopScheduler(name: $0, eventLoop: group.next())) },
-                         close: { try? group.syncShutdownGracefully() })
+        return LaneGroup(
+            make: { SchedulerLane(EventLoopScheduler(name: $0, eventLoop: group.next())) },
+            close: { try? group.syncShutdownGracefully() })
     }
 
     static let nioThreadPool = Backend.scheduler(
@@ -29,12 +30,14 @@ extension Backend {
         let pools = (0..<Clock.cores).map { _ in NIOThreadPool(numberOfThreads: 1) }
         for pool in pools { pool.start() }
         let next = Atomic<Int>(0)
-        return LaneGroup(make: { name in
-            let pool = pools[next.add(1, ordering: .relaxed).oldValue % pools.count]
-            return SchedulerLane(NIOThreadPoolScheduler(name: name, pool: pool))
-        }, close: {
-            for pool in pools { try? pool.syncShutdownGracefully() }
-        })
+        return LaneGroup(
+            make: { name in
+                let pool = pools[next.add(1, ordering: .relaxed).oldValue % pools.count]
+                return SchedulerLane(NIOThreadPoolScheduler(name: name, pool: pool))
+            },
+            close: {
+                for pool in pools { try? pool.syncShutdownGracefully() }
+            })
     }
 
     static let rawNIOExecute = Backend.reference(

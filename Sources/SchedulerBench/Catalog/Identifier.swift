@@ -3,7 +3,9 @@
 ///
 /// The names are declared once, as constants (`BackendID.threadPool`, `WorkloadID.pingPong`, …) in this folder.
 /// Strings become identifiers only at the edges: a command-line option, or a column of a CSV file read back.
-public struct Identifier<Kind: IdentifierKind>: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct Identifier<Kind: IdentifierKind>: RawRepresentable, Hashable, Comparable, Sendable,
+    CustomStringConvertible
+{
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }

@@ -5,7 +5,9 @@ public enum Selection {
     public static func backends(_ names: [String]) throws -> [BackendID]? {
         try resolve(names) { name in
             guard let backend = Backend.all.first(where: { $0.id.rawValue == name }) else {
-                throw BenchError("unknown backend '\(name)'; choose from \(Backend.all.map(\.id.rawValue).joined(separator: ", ")) (see bench list)")
+                throw BenchError(
+                    "unknown backend '\(name)'; choose from \(Backend.all.map(\.id.rawValue).joined(separator: ", ")) (see bench list)"
+                )
             }
             return backend.id
         }
@@ -14,8 +16,9 @@ public enum Selection {
     public static func workloads(_ names: [String]) throws -> [WorkloadID]? {
         try resolve(names) { name in
             guard let workload = Workload.named(name) else {
-                throw BenchError("unknown workload '\(name)'; choose from W1…W14 or "
-                    + "\(Workload.all.map(\.name).joined(separator: ", ")) (see bench list)")
+                throw BenchError(
+                    "unknown workload '\(name)'; choose from W1…W14 or "
+                        + "\(Workload.all.map(\.name).joined(separator: ", ")) (see bench list)")
             }
             return workload.id
         }

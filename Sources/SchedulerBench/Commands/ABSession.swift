@@ -41,11 +41,16 @@ public struct ABRequest: Sendable {
         guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= Self.longestBudget else {
             throw BenchError("--budget must be between 1 and \(Int(Self.longestBudget)) seconds, got \(budgetSeconds)")
         }
-        guard Self.pairsRange.contains(minimumPairs), minimumPairs <= maximumPairs, maximumPairs <= Self.pairsRange.upperBound else {
-            throw BenchError("--pairs must be between \(Self.pairsRange.lowerBound) and \(Self.pairsRange.upperBound), got \(minimumPairs)")
+        guard Self.pairsRange.contains(minimumPairs), minimumPairs <= maximumPairs,
+            maximumPairs <= Self.pairsRange.upperBound
+        else {
+            throw BenchError(
+                "--pairs must be between \(Self.pairsRange.lowerBound) and \(Self.pairsRange.upperBound), got \(minimumPairs)"
+            )
         }
-        var run = RunRequest(backends: backends, workloads: workloads, scale: scale, rounds: rounds, allocator: .jemalloc,
-                             cpus: cpus, outputDirectory: output)
+        var run = RunRequest(
+            backends: backends, workloads: workloads, scale: scale, rounds: rounds, allocator: .jemalloc,
+            cpus: cpus, outputDirectory: output)
         run.extraSeconds = 0
         try run.preflight()
     }
@@ -61,8 +66,10 @@ public enum ABSession {
         public let page: String
     }
 
-    public static func perform(_ request: ABRequest, launcher: any ChildLauncher, commandLine: String,
-                               log: (String) -> Void) throws -> Outcome {
+    public static func perform(
+        _ request: ABRequest, launcher: any ChildLauncher, commandLine: String,
+        log: (String) -> Void
+    ) throws -> Outcome {
         try request.preflight()
         let git = try Git()
         let baselineCommit = try git.commit(of: request.baseline)
@@ -76,9 +83,10 @@ public enum ABSession {
         let finished = Locked(0)
         Interruption.install { "after \(finished.withLock { $0 }) pairs; nothing was written" }
         let environment = Relaunch.childEnvironment(commandLine: commandLine)
-        log("A = \(baselineCommit.prefix(12)) (\(baseline)); B = the working tree at \(head.prefix(12))\(dirty ? " with changes" : "") "
-            + "(\(candidate)); pairs alternate A B / B A; at least \(request.minimumPairs), more while a cell is undecided "
-            + "and \(Int(request.budgetSeconds)) s last")
+        log(
+            "A = \(baselineCommit.prefix(12)) (\(baseline)); B = the working tree at \(head.prefix(12))\(dirty ? " with changes" : "") "
+                + "(\(candidate)); pairs alternate A B / B A; at least \(request.minimumPairs), more while a cell is undecided "
+                + "and \(Int(request.budgetSeconds)) s last")
         var pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])] = []
         var analysis = ABAnalysis(pairs: [], minimumEffect: request.minimumEffect)
         let started = Date()
@@ -87,12 +95,14 @@ public enum ABSession {
             var sides: [String: [SummaryRow]] = [:]
             for side in index.isMultiple(of: 2) ? ["A", "B"] : ["B", "A"] {
                 let folder = scratch.url.appendingPathComponent("\(index)-\(side)")
-                let child = RunRequest(backends: request.backends, workloads: request.workloads, scale: request.scale,
-                                       rounds: request.rounds, allocator: .jemalloc, outputDirectory: folder.path,
-                                       runID: "run")
+                let child = RunRequest(
+                    backends: request.backends, workloads: request.workloads, scale: request.scale,
+                    rounds: request.rounds, allocator: .jemalloc, outputDirectory: folder.path,
+                    runID: "run")
                 do {
-                    try ChildProcess.run(.run(child), launcher: launcher, executable: side == "A" ? baseline : candidate,
-                                         environment: environment, captureError: true)
+                    try ChildProcess.run(
+                        .run(child), launcher: launcher, executable: side == "A" ? baseline : candidate,
+                        environment: environment, captureError: true)
                 } catch {
                     throw BenchError("the \(side == "A" ? "baseline's" : "working tree's") bench run failed (\(error))")
                 }
@@ -103,18 +113,22 @@ public enum ABSession {
             analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect)
             let elapsed = Date().timeIntervalSince(started)
             let perPair = elapsed / Double(pairs.count)
-            log("pair \(pairs.count) (\(Int(elapsed)) s): \(analysis.count(.faster)) faster, \(analysis.count(.slower)) slower, "
-                + "\(analysis.count(.same)) same, \(analysis.count(.undecided)) undecided")
+            log(
+                "pair \(pairs.count) (\(Int(elapsed)) s): \(analysis.count(.faster)) faster, \(analysis.count(.slower)) slower, "
+                    + "\(analysis.count(.same)) same, \(analysis.count(.undecided)) undecided")
             if pairs.count < request.minimumPairs { continue }
             if !analysis.wantsMorePairs || elapsed + perPair > request.budgetSeconds { break }
         }
         let id = RunID.make(commit: "\(baselineCommit.prefix(7))-vs-\(head.prefix(7))")
-        let page = analysis.markdown(command: commandLine, baseline: baselineCommit, head: head, dirty: dirty,
-                                     machine: MachineFingerprint.current.description, cpus: Machine.allowedCPUs()?.description ?? "?",
-                                     pinned: request.cpus != nil, request: request)
-        let folder = try RunStore(root: request.output).write(runID: id, files: [
-            "ab.csv": analysis.csv, "pairs.csv": Self.pairsCSV(pairs), "AB.md": page,
-        ])
+        let page = analysis.markdown(
+            command: commandLine, baseline: baselineCommit, head: head, dirty: dirty,
+            machine: MachineFingerprint.current.description, cpus: Machine.allowedCPUs()?.description ?? "?",
+            pinned: request.cpus != nil, request: request)
+        let folder = try RunStore(root: request.output).write(
+            runID: id,
+            files: [
+                "ab.csv": analysis.csv, "pairs.csv": Self.pairsCSV(pairs), "AB.md": page,
+            ])
         return Outcome(folder: folder, analysis: analysis, page: page)
     }
 
@@ -123,8 +137,12 @@ public enum ABSession {
         var rows = [["pair", "side", "backend", "workload", "parameters", "metric", "unit", "median"]]
         for (index, pair) in pairs.enumerated() {
             for (side, summary) in [("A", pair.baseline), ("B", pair.candidate)] {
-                rows += summary.map { [String(index + 1), side, $0.backend.rawValue, $0.workload.rawValue, $0.parameters.description,
-                                       $0.metric.name, $0.metric.unit, Format.number($0.summary.median.value)] }
+                rows += summary.map {
+                    [
+                        String(index + 1), side, $0.backend.rawValue, $0.workload.rawValue, $0.parameters.description,
+                        $0.metric.name, $0.metric.unit, Format.number($0.summary.median.value),
+                    ]
+                }
             }
         }
         return CSV.encode(rows)
@@ -146,15 +164,20 @@ enum BaselineBuild {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let registration = Interruption.removeOnInterrupt(folder)
         defer { Interruption.forget(registration) }
-        log("baseline \(commit.prefix(12)): building bench in a worktree (swift build -c release --product bench); "
-            + "a first build takes a few minutes")
+        log(
+            "baseline \(commit.prefix(12)): building bench in a worktree (swift build -c release --product bench); "
+                + "a first build takes a few minutes")
         try git.run(["worktree", "add", "--detach", source.path, commit])
         defer {
             _ = try? git.run(["worktree", "remove", "--force", source.path])
             try? FileManager.default.removeItem(at: build)
         }
-        _ = try Command.output("swift", ["build", "-c", "release", "--product", "bench", "--package-path", source.path,
-                                         "--scratch-path", build.path])
+        _ = try Command.output(
+            "swift",
+            [
+                "build", "-c", "release", "--product", "bench", "--package-path", source.path,
+                "--scratch-path", build.path,
+            ])
         try FileManager.default.copyItem(at: build.appendingPathComponent("release/bench"), to: binary)
         return binary.path
     }
@@ -170,11 +193,14 @@ struct Git {
 
     func commit(of revision: String) throws -> String {
         do { return try Command.output("git", ["rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]) } catch {
-            throw BenchError("'\(revision)' is not a commit of this repository; pass --baseline <commit, branch or tag>")
+            throw BenchError(
+                "'\(revision)' is not a commit of this repository; pass --baseline <commit, branch or tag>")
         }
     }
 
-    func isDirty() throws -> Bool { !(try Command.output("git", ["status", "--porcelain", "--untracked-files=no"])).isEmpty }
+    func isDirty() throws -> Bool {
+        !(try Command.output("git", ["status", "--porcelain", "--untracked-files=no"])).isEmpty
+    }
 
     @discardableResult
     func run(_ arguments: [String]) throws -> String { try Command.output("git", arguments) }

@@ -8,12 +8,16 @@ import ToolSupport
 public enum CalibrateSession {
     public static let runsRange = 3...20
 
-    public static func perform(_ request: RunRequest, runs: Int, resultsRoot: String, launcher: any ChildLauncher,
-                               commandLine: String, log: (String) -> Void) throws -> (URL, Calibration) {
+    public static func perform(
+        _ request: RunRequest, runs: Int, resultsRoot: String, launcher: any ChildLauncher,
+        commandLine: String, log: (String) -> Void
+    ) throws -> (URL, Calibration) {
         guard runsRange.contains(runs) else {
             throw BenchError("--runs must be between \(runsRange.lowerBound) and \(runsRange.upperBound), got \(runs)")
         }
-        guard request.allocator != .both else { throw BenchError("calibrate one allocator at a time: --allocator jemalloc or system") }
+        guard request.allocator != .both else {
+            throw BenchError("calibrate one allocator at a time: --allocator jemalloc or system")
+        }
         try request.preflight()
         try RunStore(root: resultsRoot).preflight()
         let scratch = try ScratchFolder("calibrate")

@@ -18,12 +18,15 @@ public enum CheckSession {
     }
 
     /// Measures, then compares with (or, with `update`, rewrites) the thresholds file of this toolchain under `folder`.
-    public static func perform(backends: [BackendID]?, thresholdsFolder: String, update: Bool, launcher: any ChildLauncher,
-                               log: (String) -> Void) throws -> Outcome {
+    public static func perform(
+        backends: [BackendID]?, thresholdsFolder: String, update: Bool, launcher: any ChildLauncher,
+        log: (String) -> Void
+    ) throws -> Outcome {
         let file = Thresholds.file(in: thresholdsFolder)
         let existing = FileManager.default.fileExists(atPath: file.path) ? try Thresholds(contentsOf: file.path) : nil
         guard update || existing != nil else {
-            throw BenchError("no thresholds for this toolchain at \(file.path): run bench check --update and commit the file")
+            throw BenchError(
+                "no thresholds for this toolchain at \(file.path): run bench check --update and commit the file")
         }
         try Relaunch.checkAvailable(.jemalloc)
         try Relaunch.ensure(.jemalloc)
@@ -36,21 +39,25 @@ public enum CheckSession {
             costs[CostCell(backend: count.backend, workload: nil, metric: .instructionsToRun)] = count.run
         }
         log("counting allocations per task (W9) and of every thread per actor call, task and round trip (W11–W13)")
-        let exact = Runner(backends: selected, workloads: [.allocations, .actorHop, .taskLifecycle, .actorPingPong],
-                           scale: .quick)
+        let exact = Runner(
+            backends: selected, workloads: [.allocations, .actorHop, .taskLifecycle, .actorPingPong],
+            scale: .quick)
         let counted = AllocationPass.run(for: exact, launcher: launcher, log: log)
         let allocations = Runner(backends: selected, workloads: [.allocations], scale: .quick).run()
         for cell in AllocationPass.merge(counted, into: allocations + countedCells(exact)) {
             for entry in cell.backends {
                 for metric in cell.workload.allMetrics where metric.isExactCount {
                     guard let values = entry.values(of: metric) else { continue }
-                    costs[CostCell(backend: entry.backend.id, workload: cell.workload.id, parameters: cell.parameters,
-                                   metric: metric)] = Statistics.median(values)
+                    costs[
+                        CostCell(
+                            backend: entry.backend.id, workload: cell.workload.id, parameters: cell.parameters,
+                            metric: metric)] = Statistics.median(values)
                 }
             }
         }
         if update {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try AtomicFile.write(Thresholds.measured(costs).csv, to: file)
         }
         let lines = (update ? Thresholds.measured(costs) : existing!).check(costs)
@@ -60,8 +67,9 @@ public enum CheckSession {
     /// Empty cells of the counted workloads, for the allocation pass's counts to land in.
     private static func countedCells(_ runner: Runner) -> [CellMeasurement] {
         runner.plan.filter { $0.workload.allocationProbe != nil }.map { cell in
-            CellMeasurement(workload: cell.workload, parameters: cell.parameters,
-                            backends: cell.backends.map { BackendRounds(backend: $0) })
+            CellMeasurement(
+                workload: cell.workload, parameters: cell.parameters,
+                backends: cell.backends.map { BackendRounds(backend: $0) })
         }
     }
 }

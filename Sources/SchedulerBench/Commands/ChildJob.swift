@@ -44,9 +44,11 @@ public enum ChildProcess {
     /// Runs `job` through `launcher` in `executable` (after `prefix`, e.g. valgrind and its options) and returns what
     /// it printed. Standard error goes to this process's unless `captureError`.
     @discardableResult
-    public static func run(_ job: ChildJob, launcher: any ChildLauncher, executable: String = currentExecutable,
-                           prefix: [String] = [], environment: [String: String]? = nil,
-                           captureError: Bool = false) throws -> Output {
+    public static func run(
+        _ job: ChildJob, launcher: any ChildLauncher, executable: String = currentExecutable,
+        prefix: [String] = [], environment: [String: String]? = nil,
+        captureError: Bool = false
+    ) throws -> Output {
         let command = prefix + [executable] + launcher.arguments(for: job)
         return try run(command[0], Array(command.dropFirst()), environment: environment, captureError: captureError)
     }
@@ -54,8 +56,10 @@ public enum ChildProcess {
     /// Runs a program, waits for it, and returns what it printed; throws with its status if it fails. An
     /// interruption of this process terminates it.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                    captureError: Bool) throws -> Output {
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        captureError: Bool
+    ) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -83,7 +83,8 @@ struct ScratchFolder {
     private let registration: Interruption.Registration
 
     init(_ purpose: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(purpose)-\(getpid())-\(UInt32.random(in: 0 ... .max))")
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bench-\(purpose)-\(getpid())-\(UInt32.random(in: 0 ... .max))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         registration = Interruption.removeOnInterrupt(url)
     }

@@ -42,10 +42,13 @@ public enum Relaunch {
         guard let library = Jemalloc.installedLibrary else { throw Failure.jemallocMissing }
         // A file that is not a shared object would only get the loader's warning and no jemalloc; say so in one
         // line instead. (Loading it here with dlopen is no test: jemalloc's TLS model refuses late loading.)
-        guard isSharedObject(library) else { throw Failure.jemallocUnloadable("\(library) is not an ELF shared object") }
+        guard isSharedObject(library) else {
+            throw Failure.jemallocUnloadable("\(library) is not an ELF shared object")
+        }
     }
 
-    /// Returns when the process already runs under `allocator`; otherwise replaces the process (never returns) or throws.
+    /// Returns when the process already runs under `allocator`; otherwise replaces the process (never returns) or
+    /// throws.
     public static func ensure(_ allocator: AllocatorChoice) throws {
         let environment = ProcessInfo.processInfo.environment
         let relaunched = environment[marker] != nil

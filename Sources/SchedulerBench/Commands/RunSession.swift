@@ -25,9 +25,11 @@ public struct RunRequest: Sendable, Equatable {
     /// Given by a parent that runs one child per allocator, so that both halves share one run id.
     public var runID: String?
 
-    public init(backends: [BackendID]? = nil, workloads: [WorkloadID]? = nil, scale: Scale = .full, rounds: Int? = nil,
-                extraSeconds: Double? = nil, allocator: AllocatorChoice = .jemalloc, cpus: CPUSet? = nil,
-                outputDirectory: String? = nil, runID: String? = nil) {
+    public init(
+        backends: [BackendID]? = nil, workloads: [WorkloadID]? = nil, scale: Scale = .full, rounds: Int? = nil,
+        extraSeconds: Double? = nil, allocator: AllocatorChoice = .jemalloc, cpus: CPUSet? = nil,
+        outputDirectory: String? = nil, runID: String? = nil
+    ) {
         self.backends = backends
         self.workloads = workloads
         self.scale = scale
@@ -53,7 +55,8 @@ public struct RunRequest: Sendable, Equatable {
         }
         if let extraSeconds {
             guard extraSeconds.isFinite, (0...ABRequest.longestBudget).contains(extraSeconds) else {
-                throw BenchError("--time-budget must be between 0 and \(Int(ABRequest.longestBudget)) seconds, got \(extraSeconds)")
+                throw BenchError(
+                    "--time-budget must be between 0 and \(Int(ABRequest.longestBudget)) seconds, got \(extraSeconds)")
             }
             policy.extraSeconds = extraSeconds
         }
@@ -69,7 +72,9 @@ public struct RunRequest: Sendable, Equatable {
 
     public func resolvedWorkloads() throws -> [Workload] {
         try (workloads ?? Workload.all.map(\.id)).map { id in
-            guard let workload = Workload.withID(id) else { throw BenchError("unknown workload '\(id)' (see bench list)") }
+            guard let workload = Workload.withID(id) else {
+                throw BenchError("unknown workload '\(id)' (see bench list)")
+            }
             return workload
         }
     }
@@ -93,16 +98,20 @@ public struct RunRequest: Sendable, Equatable {
 /// folder whole or not at all.
 public enum RunSession {
     /// Runs the request in this process (one allocator) and writes `<root>/<run-id>/`. Returns the folder and rows.
-    public static func perform(_ request: RunRequest, launcher: any ChildLauncher, commandLine: String,
-                               progress: @escaping (Int, Int, String) -> Void,
-                               log: (String) -> Void) throws -> (URL, RunResults) {
+    public static func perform(
+        _ request: RunRequest, launcher: any ChildLauncher, commandLine: String,
+        progress: @escaping (Int, Int, String) -> Void,
+        log: (String) -> Void
+    ) throws -> (URL, RunResults) {
         precondition(request.allocator != .both, "perform runs one allocator; performBoth runs two children")
         try request.preflight()
         try Relaunch.ensure(request.allocator)
         // From here on this is the process that measures: pin it before any backend's thread exists.
         if let cpus = request.cpus { try Machine.pin(to: cpus) }
         let counters = SchedulingCounters.start()
-        let (backends, workloads, policy) = (try request.resolvedBackends(), try request.resolvedWorkloads(), try request.policy())
+        let (backends, workloads, policy) = (
+            try request.resolvedBackends(), try request.resolvedWorkloads(), try request.policy()
+        )
         let runner = Runner(backends: backends, workloads: workloads, scale: request.scale, policy: policy)
         let done = Locked((rounds: 0, planned: runner.baseSteps))
         Interruption.install {
@@ -125,9 +134,10 @@ public enum RunSession {
         metadata.pinned = request.cpus != nil
         metadata.roundPolicy = policy.description
         metadata.schedulingCounters = counters
-        log("run \(metadata.runID) on \(metadata.host) (\(metadata.cpuModel), \(metadata.cores) cores, CPUs \(metadata.cpus)"
-            + "\(metadata.pinned ? " pinned" : ""), load \(metadata.loadAverage)); \(policy); clock read costs "
-            + "\(Format.short(metadata.clockOverheadNanoseconds)) ns; per round: \(counters)")
+        log(
+            "run \(metadata.runID) on \(metadata.host) (\(metadata.cpuModel), \(metadata.cores) cores, CPUs \(metadata.cpus)"
+                + "\(metadata.pinned ? " pinned" : ""), load \(metadata.loadAverage)); \(policy); clock read costs "
+                + "\(Format.short(metadata.clockOverheadNanoseconds)) ns; per round: \(counters)")
         let cells = runner.run { step, planned, what in
             done.withLock { $0 = (step, planned) }
             progress(step, planned, what)
@@ -136,21 +146,27 @@ public enum RunSession {
         if let cpus, request.cpus != nil {
             let strays = Machine.threadsOutside(cpus)
             guard strays.isEmpty else {
-                throw BenchError("threads escaped --cpus \(cpus): \(strays.joined(separator: ", ")); nothing was written")
+                throw BenchError(
+                    "threads escaped --cpus \(cpus): \(strays.joined(separator: ", ")); nothing was written")
             }
         }
-        let results = RunResults(cells: AllocationPass.merge(counted, into: cells), metadata: metadata,
-                                 allocator: request.allocator)
+        let results = RunResults(
+            cells: AllocationPass.merge(counted, into: cells), metadata: metadata,
+            allocator: request.allocator)
         let folder = try RunStore(root: request.resultsRoot).write(runID: metadata.runID, files: results.files)
         return (folder, results)
     }
 
     /// `--allocator both`: checks both allocators first, runs one child per allocator with a shared run id, then
     /// writes their rows together as one run folder.
-    public static func performBoth(_ request: RunRequest, launcher: any ChildLauncher, commandLine: String,
-                                   log: (String) -> Void) throws -> (URL, RunResults) {
+    public static func performBoth(
+        _ request: RunRequest, launcher: any ChildLauncher, commandLine: String,
+        log: (String) -> Void
+    ) throws -> (URL, RunResults) {
         try request.preflight()
-        let runID = request.runID ?? RunID.make(commit: (try? Command.output("git", ["rev-parse", "--short=12", "HEAD"])) ?? "unknown")
+        let runID =
+            request.runID
+            ?? RunID.make(commit: (try? Command.output("git", ["rev-parse", "--short=12", "HEAD"])) ?? "unknown")
         let scratch = try ScratchFolder("allocators")
         defer { scratch.remove() }
         let pass = Locked("")
@@ -165,7 +181,8 @@ public enum RunSession {
             pass.withLock { $0 = allocator.rawValue }
             log("allocator pass: \(allocator.rawValue)")
             do {
-                try ChildProcess.run(.run(child), launcher: launcher, environment: Relaunch.childEnvironment(commandLine: commandLine))
+                try ChildProcess.run(
+                    .run(child), launcher: launcher, environment: Relaunch.childEnvironment(commandLine: commandLine))
             } catch {
                 throw BenchError("the \(allocator.rawValue) pass failed (\(error)); nothing was written")
             }
@@ -175,8 +192,10 @@ public enum RunSession {
             try FileManager.default.removeItem(at: folder)
         }
         let results = RunResults(summary: summaries, samples: [])
-        let files = ["summary.csv": CSV.encode([SummaryRow.columns] + summaries.map(\.fields)),
-                     "samples.csv": try CSV.concatenate(samples)]
+        let files = [
+            "summary.csv": CSV.encode([SummaryRow.columns] + summaries.map(\.fields)),
+            "samples.csv": try CSV.concatenate(samples),
+        ]
         let folder = try RunStore(root: request.resultsRoot).write(runID: runID, files: files)
         return (folder, results)
     }
@@ -185,8 +204,10 @@ public enum RunSession {
 extension RunResults {
     /// The run folder's files.
     var files: [String: String] {
-        ["summary.csv": CSV.encode([SummaryRow.columns] + summary.map(\.fields)),
-         "samples.csv": CSV.encode([SampleRow.columns] + samples.map(\.fields))]
+        [
+            "summary.csv": CSV.encode([SummaryRow.columns] + summary.map(\.fields)),
+            "samples.csv": CSV.encode([SampleRow.columns] + samples.map(\.fields)),
+        ]
     }
 }
 
@@ -199,7 +220,9 @@ extension CSV {
             let decoded = try decode(text)
             guard let first = decoded.first else { continue }
             if header == nil { header = first }
-            guard header == first else { throw BenchError("allocator passes wrote different CSV headers; rebuild and run again") }
+            guard header == first else {
+                throw BenchError("allocator passes wrote different CSV headers; rebuild and run again")
+            }
             rows += decoded.dropFirst()
         }
         return encode((header.map { [$0] } ?? []) + rows)

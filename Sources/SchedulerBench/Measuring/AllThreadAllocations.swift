@@ -20,7 +20,9 @@ public struct ArenaTotals: Sendable, Equatable {
     }
 
     static func - (after: ArenaTotals, before: ArenaTotals) -> ArenaTotals {
-        ArenaTotals(allocations: after.allocations &- before.allocations, sizeClassBytes: after.sizeClassBytes &- before.sizeClassBytes)
+        ArenaTotals(
+            allocations: after.allocations &- before.allocations,
+            sizeClassBytes: after.sizeClassBytes &- before.sizeClassBytes)
     }
 }
 
@@ -43,7 +45,11 @@ public enum AllThreadCounting {
     /// running, must move the totals by exactly `mallocs` allocations and `64 × mallocs` bytes. Returns one line.
     public static func proveExact(mallocs: Int = 10_000) throws -> String {
         guard Jemalloc.isLive else { throw NotExact(description: "jemalloc is not live in the counting process") }
-        guard isExact else { throw NotExact(description: "opt.tcache is not false in the counting process (MALLOC_CONF=\(mallocConf) was not applied)") }
+        guard isExact else {
+            throw NotExact(
+                description:
+                    "opt.tcache is not false in the counting process (MALLOC_CONF=\(mallocConf) was not applied)")
+        }
         let (ready, go, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         let thread = Thread {
             ready.signal()
@@ -53,14 +59,22 @@ public enum AllThreadCounting {
         }
         thread.start()
         ready.wait()
-        guard let before = ArenaTotals.read() else { throw NotExact(description: "jemalloc's arena statistics cannot be read") }
+        guard let before = ArenaTotals.read() else {
+            throw NotExact(description: "jemalloc's arena statistics cannot be read")
+        }
         go.signal()
         done.wait()
-        guard let after = ArenaTotals.read() else { throw NotExact(description: "jemalloc's arena statistics cannot be read") }
+        guard let after = ArenaTotals.read() else {
+            throw NotExact(description: "jemalloc's arena statistics cannot be read")
+        }
         let moved = after - before
         guard moved == ArenaTotals(allocations: UInt64(mallocs), sizeClassBytes: UInt64(64 * mallocs)) else {
-            throw NotExact(description: "\(mallocs) mallocs of 64 B on a second thread were counted as \(moved.allocations) allocations, \(moved.sizeClassBytes) B")
+            throw NotExact(
+                description:
+                    "\(mallocs) mallocs of 64 B on a second thread were counted as \(moved.allocations) allocations, \(moved.sizeClassBytes) B"
+            )
         }
-        return "opt.tcache=false; \(mallocs) mallocs of 64 B on a second thread counted as exactly \(moved.allocations) allocations, \(moved.sizeClassBytes) B"
+        return
+            "opt.tcache=false; \(mallocs) mallocs of 64 B on a second thread counted as exactly \(moved.allocations) allocations, \(moved.sizeClassBytes) B"
     }
 }

@@ -11,8 +11,10 @@ public struct AllocationProbe: Sendable {
     let units: @Sendable (Parameters) -> Int
     let prepare: @Sendable (LaneGroup, Parameters) -> ActorLoop
 
-    init(allocations: Metric, sizeClassBytes: Metric, units: @escaping @Sendable (Parameters) -> Int,
-         prepare: @escaping @Sendable (LaneGroup, Parameters) -> ActorLoop) {
+    init(
+        allocations: Metric, sizeClassBytes: Metric, units: @escaping @Sendable (Parameters) -> Int,
+        prepare: @escaping @Sendable (LaneGroup, Parameters) -> ActorLoop
+    ) {
         self.allocations = allocations
         self.sizeClassBytes = sizeClassBytes
         self.units = units
@@ -63,11 +65,14 @@ public enum AllocationPass {
 
     /// The child's work: proves that counts are exact here, counts every (workload, parameters, backend) cell, and
     /// returns the values as CSV (one line per round and metric, full precision).
-    public static func countInChild(backends: [BackendID], workloads: [WorkloadID], scale: Scale,
-                                    log: (String) -> Void) throws -> String {
+    public static func countInChild(
+        backends: [BackendID], workloads: [WorkloadID], scale: Scale,
+        log: (String) -> Void
+    ) throws -> String {
         let request = RunRequest(backends: backends, workloads: workloads, scale: scale)
-        let runner = Runner(backends: try request.resolvedBackends(),
-                            workloads: try request.resolvedWorkloads().filter { $0.allocationProbe != nil }, scale: scale)
+        let runner = Runner(
+            backends: try request.resolvedBackends(),
+            workloads: try request.resolvedWorkloads().filter { $0.allocationProbe != nil }, scale: scale)
         do { log(try AllThreadCounting.proveExact()) } catch let error as AllThreadCounting.NotExact {
             throw BenchError(error.description)
         }
@@ -76,12 +81,16 @@ public enum AllocationPass {
             guard let probe = cell.workload.allocationProbe else { continue }
             for backend in cell.backends {
                 guard let counted = probe.count(on: backend, cell.parameters, rounds: rounds(scale)) else {
-                    throw BenchError("jemalloc's arena statistics became unreadable while counting \(cell.workload.id) on \(backend.id)")
+                    throw BenchError(
+                        "jemalloc's arena statistics became unreadable while counting \(cell.workload.id) on \(backend.id)"
+                    )
                 }
                 for metric in probe.metrics {
                     for value in counted[metric] ?? [] {
-                        lines.append([cell.workload.id.rawValue, cell.parameters.description, backend.id.rawValue,
-                                      metric.name, "\(value)"])
+                        lines.append([
+                            cell.workload.id.rawValue, cell.parameters.description, backend.id.rawValue,
+                            metric.name, "\(value)",
+                        ])
                     }
                 }
             }
@@ -95,24 +104,30 @@ public enum AllocationPass {
         let cells = runner.plan.filter { $0.workload.allocationProbe != nil }
         guard !cells.isEmpty else { return [] }
         guard Jemalloc.isLive else {
-            log("allocations per actor call, task and round trip (W11–W13) need jemalloc; not counted under this allocator")
+            log(
+                "allocations per actor call, task and round trip (W11–W13) need jemalloc; not counted under this allocator"
+            )
             return []
         }
         let started = Date()
         let backends = Set(cells.flatMap { $0.backends.map(\.id) })
-        let job = ChildJob.countAllocations(backends: runner.backends.map(\.id).filter(backends.contains),
-                                            workloads: Array(Set(cells.map(\.workload.id))).sorted(),
-                                            scale: runner.scale)
+        let job = ChildJob.countAllocations(
+            backends: runner.backends.map(\.id).filter(backends.contains),
+            workloads: Array(Set(cells.map(\.workload.id))).sorted(),
+            scale: runner.scale)
         var environment = ProcessInfo.processInfo.environment
         let conf = [environment["MALLOC_CONF"], AllThreadCounting.mallocConf].compactMap { $0 }.filter { !$0.isEmpty }
         environment["MALLOC_CONF"] = conf.joined(separator: ",")
         environment[Relaunch.marker] = "1"
-        log("counting allocations of every thread (W11–W13) in a child process with MALLOC_CONF=\(AllThreadCounting.mallocConf)")
+        log(
+            "counting allocations of every thread (W11–W13) in a child process with MALLOC_CONF=\(AllThreadCounting.mallocConf)"
+        )
         do {
             let output = try ChildProcess.run(job, launcher: launcher, environment: environment)
             let counted = try parse(output.standardOutput, cells: cells)
-            log("allocation pass: \(cells.reduce(0) { $0 + $1.backends.count }) cells counted in "
-                + "\(Format.short(Date().timeIntervalSince(started))) s")
+            log(
+                "allocation pass: \(cells.reduce(0) { $0 + $1.backends.count }) cells counted in "
+                    + "\(Format.short(Date().timeIntervalSince(started))) s")
             return counted
         } catch {
             log("allocation pass failed (\(error)); the run has no allocation rows for W11–W13")
@@ -134,8 +149,10 @@ public enum AllocationPass {
             var cell = cell
             for index in cell.backends.indices {
                 let backend = cell.backends[index].backend.id
-                for entry in counted where entry.workload == cell.workload.id && entry.parameters == cell.parameters
-                    && entry.backend == backend {
+                for entry in counted
+                where entry.workload == cell.workload.id && entry.parameters == cell.parameters
+                    && entry.backend == backend
+                {
                     cell.backends[index].counted.merge(entry.values) { $0 + $1 }
                 }
             }
@@ -150,9 +167,12 @@ public enum AllocationPass {
         var counted: [Counted] = []
         for record in table.dropFirst() {
             guard record.count == columns.count, let value = Double(record[4]),
-                  let cell = cells.first(where: { $0.workload.id.rawValue == record[0] && $0.parameters.description == record[1] }),
-                  let backend = cell.backends.first(where: { $0.id.rawValue == record[2] }),
-                  let metric = cell.workload.allocationProbe?.metrics.first(where: { $0.name == record[3] }) else {
+                let cell = cells.first(where: {
+                    $0.workload.id.rawValue == record[0] && $0.parameters.description == record[1]
+                }),
+                let backend = cell.backends.first(where: { $0.id.rawValue == record[2] }),
+                let metric = cell.workload.allocationProbe?.metrics.first(where: { $0.name == record[3] })
+            else {
                 throw BenchError("the counting process printed an unexpected line: \(record.joined(separator: ","))")
             }
             if let index = counted.firstIndex(where: {
@@ -160,8 +180,10 @@ public enum AllocationPass {
             }) {
                 counted[index].values[metric, default: []].append(value)
             } else {
-                counted.append(Counted(workload: cell.workload.id, parameters: cell.parameters, backend: backend.id,
-                                       values: [metric: [value]]))
+                counted.append(
+                    Counted(
+                        workload: cell.workload.id, parameters: cell.parameters, backend: backend.id,
+                        values: [metric: [value]]))
             }
         }
         return counted

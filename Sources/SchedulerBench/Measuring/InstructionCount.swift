@@ -15,7 +15,6 @@ public struct InstructionCount: Sendable, Equatable {
     public var schedule: Double
     public var run: Double
 
-
     public enum Failure: Error, CustomStringConvertible {
         case valgrindMissing
         case probeFailed(BackendID, String)
@@ -56,8 +55,10 @@ public struct InstructionCount: Sendable, Equatable {
     static let probeMallocConf = "dirty_decay_ms:-1,muzzy_decay_ms:-1"
 
     /// Counts every countable backend of `backends`; `log` hears of each.
-    public static func measure(_ backends: [Backend], launcher: any ChildLauncher,
-                               log: (String) -> Void) throws -> (counts: [InstructionCount], notLinear: [NotLinear]) {
+    public static func measure(
+        _ backends: [Backend], launcher: any ChildLauncher,
+        log: (String) -> Void
+    ) throws -> (counts: [InstructionCount], notLinear: [NotLinear]) {
         guard let valgrind = Tool.find("valgrind") else { throw Failure.valgrindMissing }
         let scratch = try ScratchFolder("instructions")
         defer { scratch.remove() }
@@ -78,16 +79,22 @@ public struct InstructionCount: Sendable, Equatable {
                 func probe() throws {
                     let folder = scratch.url.appendingPathComponent("\(backend.id.rawValue)-\(runs.count)")
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    let prefix = [valgrind, "--tool=callgrind", "--callgrind-out-file=\(folder.path)/callgrind.%p",
-                                  "--dump-after=\(InstructionProbe.phasePattern)"]
+                    let prefix = [
+                        valgrind, "--tool=callgrind", "--callgrind-out-file=\(folder.path)/callgrind.%p",
+                        "--dump-after=\(InstructionProbe.phasePattern)",
+                    ]
                     do {
-                        try ChildProcess.run(.probeInstructions(backend: backend.id, tasks: InstructionProbe.tasks(backend.id)), launcher: launcher,
-                                             executable: binary, prefix: prefix, environment: environment, captureError: true)
+                        try ChildProcess.run(
+                            .probeInstructions(backend: backend.id, tasks: InstructionProbe.tasks(backend.id)),
+                            launcher: launcher,
+                            executable: binary, prefix: prefix, environment: environment, captureError: true)
                     } catch {
                         throw Failure.probeFailed(backend.id, "\(error)")
                     }
-                    runs.append(try probeRun(try phaseTotals(in: folder), backend: backend.id,
-                                             tasks: InstructionProbe.tasks(backend.id)))
+                    runs.append(
+                        try probeRun(
+                            try phaseTotals(in: folder), backend: backend.id,
+                            tasks: InstructionProbe.tasks(backend.id)))
                 }
                 while runs.count < maximumRuns && agreeing(runs) == nil { try probe() }
                 return runs
@@ -99,17 +106,22 @@ public struct InstructionCount: Sendable, Equatable {
         for backend in countable {
             let runs = try results.withLock { $0[backend.id]! }.get()
             guard let agreed = agreeing(runs) else {
-                let seen = runs.map { "\(Format.short($0.schedule))/\(Format.short($0.run))\($0.isLinear ? "" : " not linear")" }
-                let reason = "no two of \(runs.count) runs under callgrind agreed and grew linearly with the tasks (schedule/run "
+                let seen = runs.map {
+                    "\(Format.short($0.schedule))/\(Format.short($0.run))\($0.isLinear ? "" : " not linear")"
+                }
+                let reason =
+                    "no two of \(runs.count) runs under callgrind agreed and grew linearly with the tasks (schedule/run "
                     + "per task: \(seen.joined(separator: ", "))): how its threads meet depends on timing"
                 log("\(backend.id): not countable, \(reason)")
                 notLinear.append(NotLinear(backend: backend.id, reason: reason))
                 continue
             }
-            let count = InstructionCount(backend: backend.id, schedule: Statistics.median(agreed.map(\.schedule)),
-                                         run: Statistics.median(agreed.map(\.run)))
-            log("\(backend.id): \(Format.short(count.schedule)) instructions to schedule, \(Format.short(count.run)) to run a task "
-                + "(\(runs.count) runs under callgrind, 2 agreeing)")
+            let count = InstructionCount(
+                backend: backend.id, schedule: Statistics.median(agreed.map(\.schedule)),
+                run: Statistics.median(agreed.map(\.run)))
+            log(
+                "\(backend.id): \(Format.short(count.schedule)) instructions to schedule, \(Format.short(count.run)) to run a task "
+                    + "(\(runs.count) runs under callgrind, 2 agreeing)")
             counts.append(count)
         }
         return (counts, notLinear)
@@ -135,28 +147,38 @@ public struct InstructionCount: Sendable, Equatable {
     /// The per-task counts of one probe run. Dumps, in order: warm-up (schedule, run, settle), then the round of
     /// `tasks`, then the round of `2 × tasks`, each (schedule, run, settle).
     static func probeRun(_ totals: [Int64], backend: BackendID, tasks: Int) throws -> ProbeRun {
-        guard totals.count >= 9 else { throw Failure.probeFailed(backend, "callgrind wrote \(totals.count) phase dumps, not 9") }
-        let (warmRun, smallSchedule, smallRun, bigSchedule, bigRun) = (totals[1], totals[3], totals[4], totals[6], totals[7])
+        guard totals.count >= 9 else {
+            throw Failure.probeFailed(backend, "callgrind wrote \(totals.count) phase dumps, not 9")
+        }
+        let (warmRun, smallSchedule, smallRun, bigSchedule, bigRun) = (
+            totals[1], totals[3], totals[4], totals[6], totals[7]
+        )
         func small(_ difference: Int64, of round: Int64) -> Bool {
             Double(abs(difference)) <= max(linearity * Double(abs(round)), Double(2 * tasks))
         }
-        let linear = small(warmRun - bigRun, of: bigRun) && small(2 * smallRun - bigRun, of: bigRun)
+        let linear =
+            small(warmRun - bigRun, of: bigRun) && small(2 * smallRun - bigRun, of: bigRun)
             && small(2 * smallSchedule - bigSchedule, of: bigSchedule)
-        return ProbeRun(schedule: Double(bigSchedule - smallSchedule) / Double(tasks), run: Double(bigRun - smallRun) / Double(tasks),
-                        isLinear: linear)
+        return ProbeRun(
+            schedule: Double(bigSchedule - smallSchedule) / Double(tasks),
+            run: Double(bigRun - smallRun) / Double(tasks),
+            isLinear: linear)
     }
 
     /// The instruction totals of the phase dumps, in dump order (the final dump, at program end, is left out).
     static func phaseTotals(in folder: URL) throws -> [Int64] {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         let dumps = names.compactMap { name -> (Int, String)? in
-            guard let number = name.split(separator: ".").last.flatMap({ Int($0) }), name.split(separator: ".").count == 3 else { return nil }
+            guard let number = name.split(separator: ".").last.flatMap({ Int($0) }),
+                name.split(separator: ".").count == 3
+            else { return nil }
             return (number, name)
         }.sorted { $0.0 < $1.0 }
         return try dumps.map { _, name in
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
-                  let total = Int64(line.dropFirst("totals:".count).trimmingCharacters(in: .whitespaces)) else {
+                let total = Int64(line.dropFirst("totals:".count).trimmingCharacters(in: .whitespaces))
+            else {
                 throw BenchError("\(name): a callgrind dump without a totals line")
             }
             return total
@@ -184,7 +206,9 @@ public struct InstructionCount: Sendable, Equatable {
 enum Tool {
     static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// The path of this process's executable.

@@ -33,7 +33,6 @@ public enum InstructionProbe {
         uncountable[backend.id] == nil && Workload.singleProducer.supports(backend)
     }
 
-
     /// The child's work; returns when both rounds have run.
     public static func run(backend: Backend, tasks: Int) {
         let lanes = backend.instance()
@@ -56,7 +55,8 @@ public enum InstructionProbe {
 
     @inline(never)
     static func countedPhaseOfSettling() {
-        Thread.sleep(forTimeInterval: Double(settling.components.attoseconds) / 1e18 + Double(settling.components.seconds))
+        Thread.sleep(
+            forTimeInterval: Double(settling.components.attoseconds) / 1e18 + Double(settling.components.seconds))
     }
 
     @inline(never)

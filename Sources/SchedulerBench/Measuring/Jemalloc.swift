@@ -41,7 +41,8 @@ public enum Jemalloc {
         var statsEnabled = false
         _ = cjemalloc_read_bool("config.stats", &statsEnabled)
         guard moved >= proofBytes else { return nil }
-        return "jemalloc \(version ?? "?") is live: a 64 KiB malloc moved thread.allocated by \(moved) B; config.stats=\(statsEnabled)"
+        return
+            "jemalloc \(version ?? "?") is live: a 64 KiB malloc moved thread.allocated by \(moved) B; config.stats=\(statsEnabled)"
     }
 
     static func readU64(_ name: String) -> UInt64? {
@@ -52,8 +53,9 @@ public enum Jemalloc {
     /// Small and large allocation requests served by the arenas (all arenas), after refreshing the statistics.
     static func arenaAllocationCount() -> UInt64? {
         guard cjemalloc_advance_epoch() == 0,
-              let small = readU64("stats.arenas.4096.small.nmalloc"),
-              let large = readU64("stats.arenas.4096.large.nmalloc") else { return nil }
+            let small = readU64("stats.arenas.4096.small.nmalloc"),
+            let large = readU64("stats.arenas.4096.large.nmalloc")
+        else { return nil }
         return small &+ large
     }
 
@@ -79,12 +81,14 @@ public struct AllocationCount: Sendable, Equatable {
             return nil
         }
         defer { _ = cjemalloc_write_bool("thread.tcache.enabled", true) }
-        guard let countBefore = Jemalloc.arenaAllocationCount(), let bytesBefore = Jemalloc.readU64("thread.allocated") else {
+        guard let countBefore = Jemalloc.arenaAllocationCount(), let bytesBefore = Jemalloc.readU64("thread.allocated")
+        else {
             body()
             return nil
         }
         body()
-        guard let bytesAfter = Jemalloc.readU64("thread.allocated"), let countAfter = Jemalloc.arenaAllocationCount() else {
+        guard let bytesAfter = Jemalloc.readU64("thread.allocated"), let countAfter = Jemalloc.arenaAllocationCount()
+        else {
             return nil
         }
         return AllocationCount(allocations: countAfter &- countBefore, bytes: bytesAfter &- bytesBefore)

@@ -61,7 +61,8 @@ public enum Machine {
             let status = cbench_set_affinity(thread, list, Int32(list.count))
             // A thread that exited since the listing is no longer there to obey.
             guard status == 0 || status == -ESRCH else {
-                throw BenchError("cannot restrict thread \(thread) to CPUs \(cpus): \(String(cString: strerror(-status)))")
+                throw BenchError(
+                    "cannot restrict thread \(thread) to CPUs \(cpus): \(String(cString: strerror(-status)))")
             }
         }
     }
@@ -116,7 +117,9 @@ public enum SchedulingCounters {
 
     /// The counts so far; nil before ``start()``.
     public static func read() -> Reading? {
-        let (switchesFD, migrationsFD, started) = descriptors.withLock { ($0.contextSwitches, $0.migrations, $0.started) }
+        let (switchesFD, migrationsFD, started) = descriptors.withLock {
+            ($0.contextSwitches, $0.migrations, $0.started)
+        }
         guard started else { return nil }
         var switches: UInt64 = 0
         var migrations: UInt64 = 0

@@ -10,8 +10,10 @@ public struct RoundRecord: Sendable {
     public var contextSwitches: Double?
     public var migrations: Double?
 
-    public init(result: RoundResult, repetitions: Int = 1, seconds: Double = 0, contextSwitches: Double? = nil,
-                migrations: Double? = nil) {
+    public init(
+        result: RoundResult, repetitions: Int = 1, seconds: Double = 0, contextSwitches: Double? = nil,
+        migrations: Double? = nil
+    ) {
         self.result = result
         self.repetitions = repetitions
         self.seconds = seconds
@@ -74,7 +76,9 @@ public struct Runner: Sendable {
     public var plan: [Cell] {
         workloads.flatMap { workload in
             let eligible = backends.filter(workload.supports)
-            return eligible.isEmpty ? [] : workload.parameters(at: scale).map { Cell(workload: workload, parameters: $0, backends: eligible) }
+            return eligible.isEmpty
+                ? []
+                : workload.parameters(at: scale).map { Cell(workload: workload, parameters: $0, backends: eligible) }
         }
     }
 
@@ -99,12 +103,15 @@ public struct Runner: Sendable {
         var extendableLeft = extendable
         var measured: [CellMeasurement] = []
         for cell in plan {
-            var measurement = CellMeasurement(workload: cell.workload, parameters: cell.parameters,
-                                              backends: cell.backends.map { BackendRounds(backend: $0) })
+            var measurement = CellMeasurement(
+                workload: cell.workload, parameters: cell.parameters,
+                backends: cell.backends.map { BackendRounds(backend: $0) })
             let (warmUp, rounds) = baseRounds(cell.workload)
             func sweep(_ label: String, keep: Bool) {
                 for (index, backend) in cell.backends.enumerated() {
-                    progress(step, planned, "\(cell.workload.id) \(cell.workload.name) \(cell.parameters) · \(backend.id) · \(label)")
+                    progress(
+                        step, planned,
+                        "\(cell.workload.id) \(cell.workload.name) \(cell.parameters) · \(backend.id) · \(label)")
                     step += 1
                     let record = measureRound(cell.workload, on: backend, cell.parameters, extend: keep)
                     if keep { measurement.backends[index].rounds.append(record) }
@@ -118,7 +125,8 @@ public struct Runner: Sendable {
                 let started = Date()
                 var count = rounds
                 while count < policy.maximumRounds && Date().timeIntervalSince(started) < allowance
-                    && RoundPolicyCheck.needsMoreRounds(measurement, targetSpread: policy.targetSpread) {
+                    && RoundPolicyCheck.needsMoreRounds(measurement, targetSpread: policy.targetSpread)
+                {
                     count += 1
                     planned += cell.backends.count
                     sweep("extra round \(count)/≤\(policy.maximumRounds)", keep: true)
@@ -133,7 +141,8 @@ public struct Runner: Sendable {
     }
 
     /// One round: the workload, on fresh instances of the backend, until the round has lasted the policy's minimum.
-    func measureRound(_ workload: Workload, on backend: Backend, _ parameters: Parameters, extend: Bool) -> RoundRecord {
+    func measureRound(_ workload: Workload, on backend: Backend, _ parameters: Parameters, extend: Bool) -> RoundRecord
+    {
         let before = SchedulingCounters.read()
         let start = Clock.now()
         var results: [RoundResult] = []
@@ -165,7 +174,8 @@ enum RoundPolicyCheck {
             guard let values = entry.values(of: metric), values.count >= Statistics.minimumRounds else { continue }
             if Statistics.medianEstimate(values).relativeWidth > targetSpread { return true }
             if let reference = entry.backend.wraps.flatMap({ byBackend[$0] })?.values(of: metric),
-               let ratio = Statistics.pairedRatio(values, over: reference), ratio.relativeWidth > targetSpread {
+                let ratio = Statistics.pairedRatio(values, over: reference), ratio.relativeWidth > targetSpread
+            {
                 return true
             }
         }

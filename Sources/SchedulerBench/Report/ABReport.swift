@@ -3,30 +3,41 @@ import ToolSupport
 extension ABAnalysis {
     /// `ab.csv`: one row per cell (`Docs/Results.md`).
     public var csv: String {
-        let header = ["workload", "parameters", "metric", "unit", "backend", "pairs", "a_median", "b_median",
-                      "ratio", "ratio_low", "ratio_high", "minimum_effect", "verdict"]
+        let header = [
+            "workload", "parameters", "metric", "unit", "backend", "pairs", "a_median", "b_median",
+            "ratio", "ratio_low", "ratio_high", "minimum_effect", "verdict",
+        ]
         let rows = lines.map { line in
-            [line.cell.workload.rawValue, line.cell.parameters.description, line.cell.metric.name, line.cell.metric.unit,
-             line.cell.backend.rawValue, String(line.pairs), Format.number(line.baseline), Format.number(line.candidate),
-             Format.number(line.ratio.value), Format.number(line.ratio.low), Format.number(line.ratio.high),
-             Format.number(minimumEffect), line.verdict.rawValue]
+            [
+                line.cell.workload.rawValue, line.cell.parameters.description, line.cell.metric.name,
+                line.cell.metric.unit,
+                line.cell.backend.rawValue, String(line.pairs), Format.number(line.baseline),
+                Format.number(line.candidate),
+                Format.number(line.ratio.value), Format.number(line.ratio.low), Format.number(line.ratio.high),
+                Format.number(minimumEffect), line.verdict.rawValue,
+            ]
         }
         return CSV.encode([header] + rows)
     }
 
     /// The verdicts as a table for the terminal.
     public func render() -> String {
-        var table = TextTable(["workload", "parameters", "metric", "backend", "A", "B", "B/A (99 % interval)", "pairs", "verdict"])
+        var table = TextTable([
+            "workload", "parameters", "metric", "backend", "A", "B", "B/A (99 % interval)", "pairs", "verdict",
+        ])
         for line in lines {
-            let mark: String = switch line.verdict {
-            case .faster: "** faster"
-            case .slower: "** SLOWER"
-            case .same: "same"
-            case .undecided: "? undecided"
-            }
-            table.add([line.cell.workload.rawValue, line.cell.parameters.description, line.cell.metric.name,
-                       line.cell.backend.rawValue, Format.short(line.baseline), Format.short(line.candidate),
-                       Report.present(line.ratio), String(line.pairs), mark])
+            let mark: String =
+                switch line.verdict {
+                case .faster: "** faster"
+                case .slower: "** SLOWER"
+                case .same: "same"
+                case .undecided: "? undecided"
+                }
+            table.add([
+                line.cell.workload.rawValue, line.cell.parameters.description, line.cell.metric.name,
+                line.cell.backend.rawValue, Format.short(line.baseline), Format.short(line.candidate),
+                Report.present(line.ratio), String(line.pairs), mark,
+            ])
         }
         return table.render() + "\n" + tally
     }
@@ -37,8 +48,10 @@ extension ABAnalysis {
     }
 
     /// `AB.md`: what was compared with what, where, and the verdicts.
-    func markdown(command: String, baseline: String, head: String, dirty: Bool, machine: String, cpus: String,
-                  pinned: Bool, request: ABRequest) -> String {
+    func markdown(
+        command: String, baseline: String, head: String, dirty: Bool, machine: String, cpus: String,
+        pinned: Bool, request: ABRequest
+    ) -> String {
         """
         # bench ab
 
@@ -52,7 +65,8 @@ extension ABAnalysis {
         A cell's figure in a process is the median of its rounds; a pair's ratio is B/A of its two processes. The
         verdict rests on the median of the pairs' ratios and its 99 % bootstrap interval (99 %, not 95 %: `bench ab`
         looks again after every pair and stops once it can tell): **faster**/**slower** when
-        the whole interval lies beyond ±\(Format.short(minimumEffect * 100)) %, **same** when it lies inside, **undecided**
+        the whole interval lies beyond ±\(Format.short(minimumEffect * 100)) %, **same** when it lies inside,
+        **undecided**
         otherwise (run more pairs with `--pairs`, pin with `--cpus`, or use a quieter machine).
 
         ```

@@ -2,20 +2,26 @@ extension Comparison {
     /// The printed comparison: one line per cell, a mark only on real differences, then a tally and what the marks
     /// rest on.
     public func render() -> String {
-        var table = TextTable(["allocator", "workload", "parameters", "metric", "backend", "figure", "A", "B", "B/A",
-                               "floor", "verdict"])
+        var table = TextTable([
+            "allocator", "workload", "parameters", "metric", "backend", "figure", "A", "B", "B/A",
+            "floor", "verdict",
+        ])
         for line in lines {
-            let mark: String = switch line.verdict {
-            case .better: "** better"
-            case .worse: "** WORSE"
-            case .withinNoise: ""
-            case .uncalibrated: "?"
-            }
-            table.add([line.after.allocator.rawValue, line.after.workload.rawValue, line.after.parameters.description,
-                       line.after.metric.name, line.after.backend.rawValue,
-                       line.figureAfter.statistic == .ratioToReference ? "vs \(line.after.reference?.rawValue ?? "ref")" : "median",
-                       Format.short(line.figureBefore.value), Format.short(line.figureAfter.value),
-                       Format.short(line.ratio) + "x", line.floor.map { "±\(Format.short($0 * 100))%" } ?? "", mark])
+            let mark: String =
+                switch line.verdict {
+                case .better: "** better"
+                case .worse: "** WORSE"
+                case .withinNoise: ""
+                case .uncalibrated: "?"
+                }
+            table.add([
+                line.after.allocator.rawValue, line.after.workload.rawValue, line.after.parameters.description,
+                line.after.metric.name, line.after.backend.rawValue,
+                line.figureAfter.statistic == .ratioToReference
+                    ? "vs \(line.after.reference?.rawValue ?? "ref")" : "median",
+                Format.short(line.figureBefore.value), Format.short(line.figureAfter.value),
+                Format.short(line.ratio) + "x", line.floor.map { "±\(Format.short($0 * 100))%" } ?? "", mark,
+            ])
         }
         var text = table.render()
         text += "\n\(lines.count) cells compared: \(count(.better)) better, \(count(.worse)) worse beyond the noise, "
@@ -30,23 +36,29 @@ extension Comparison {
 
     /// What the marks rest on, in one paragraph.
     public var basis: String {
-        var text = "A cell's figure is its paired ratio to its run's reference row where it has one (vs ...), else its median. "
+        var text =
+            "A cell's figure is its paired ratio to its run's reference row where it has one (vs ...), else its median. "
         if let incomparable {
-            text += "Measured cells are not judged: \(incomparable). Exact counts are compared as counts (over 1 % marked)."
+            text +=
+                "Measured cells are not judged: \(incomparable). Exact counts are compared as counts (over 1 % marked)."
         } else if let calibration {
-            text += "A measured difference is marked when it exceeds the floor calibrated on this machine (\(calibration.runs) runs of "
+            text +=
+                "A measured difference is marked when it exceeds the floor calibrated on this machine (\(calibration.runs) runs of "
                 + "\(calibration.commit), \(calibration.scale) scale, CPUs \(calibration.cpus): two runs of one build differ by more in 1 % "
                 + "of cells) and the runs' own intervals do not overlap; exact counts when they differ by over 1 %."
         } else {
-            text += "No calibration for this machine and kind of run: measured cells are not judged. Run `bench calibrate` "
+            text +=
+                "No calibration for this machine and kind of run: measured cells are not judged. Run `bench calibrate` "
                 + "(same scale and --cpus as these runs) to measure the noise floor; exact counts are compared as counts."
         }
         return text
     }
 
     /// The comparison as a Markdown page that names the command and both runs (for a file under Results/).
-    public func markdown(command: String, before: (path: String, rows: [SummaryRow]),
-                         after: (path: String, rows: [SummaryRow])) -> String {
+    public func markdown(
+        command: String, before: (path: String, rows: [SummaryRow]),
+        after: (path: String, rows: [SummaryRow])
+    ) -> String {
         func describe(_ run: (path: String, rows: [SummaryRow])) -> String {
             guard let metadata = run.rows.first?.metadata else { return "`\(run.path)`" }
             return "`\(run.path)`: run \(metadata.runID), commit \(metadata.gitCommit), \(metadata.host) "

@@ -22,36 +22,46 @@ public enum Report {
             return rows?.records.first.map { RunMetadata(fields: $0.fields).isCompleteFullRun } ?? false
         }
         guard let full else {
-            throw BenchError("no complete full run (every workload, every backend, full scale) under \(resultsDirectory)/; "
-                + "run scripts/bench.sh first, or name one with --run <folder>")
+            throw BenchError(
+                "no complete full run (every workload, every backend, full scale) under \(resultsDirectory)/; "
+                    + "run scripts/bench.sh first, or name one with --run <folder>")
         }
         let skipped = runs.count - 1 - (runs.firstIndex(of: full) ?? runs.count - 1)
-        return Choice(folder: full.path, reason: "the newest complete full run under \(resultsDirectory)/"
-            + (skipped > 0 ? " (\(skipped) newer partial or quick run\(skipped == 1 ? "" : "s") passed over)" : ""))
+        return Choice(
+            folder: full.path,
+            reason: "the newest complete full run under \(resultsDirectory)/"
+                + (skipped > 0 ? " (\(skipped) newer partial or quick run\(skipped == 1 ? "" : "s") passed over)" : ""))
     }
 
     /// Writes the report for `choice`; returns the paths written.
-    public static func generate(_ choice: Choice, resultsDirectory: String, charts: Bool,
-                                log: (String) -> Void) throws -> [String] {
+    public static func generate(
+        _ choice: Choice, resultsDirectory: String, charts: Bool,
+        log: (String) -> Void
+    ) throws -> [String] {
         let run = try RunData.load(choice.folder)
         guard let metadata = run.metadata else { throw BenchError("\(choice.folder) has no rows; run bench first") }
         var written: [String] = []
         var chartFiles: [String] = []
         if charts, let allocator = run.allocators.first {
             let folder = (choice.folder as NSString).appendingPathComponent("charts")
-            chartFiles = try drawCharts(Charts.points(RunView(run: run, allocator: allocator)), allocator: allocator,
-                                        into: folder, log: log)
+            chartFiles = try drawCharts(
+                Charts.points(RunView(run: run, allocator: allocator)), allocator: allocator,
+                into: folder, log: log)
             written += chartFiles
         }
         // The conformance matrix beside it, when `bench conformance` wrote one there (for the NIO section).
         let conformancePath = (resultsDirectory as NSString).appendingPathComponent("conformance.csv")
-        let conformance = FileManager.default.fileExists(atPath: conformancePath) ? try ConformanceRow.read(conformancePath) : []
+        let conformance =
+            FileManager.default.fileExists(atPath: conformancePath) ? try ConformanceRow.read(conformancePath) : []
         let calibration = try Calibration.load(for: metadata, root: resultsDirectory)
-        log(calibration.map { "goals widened by the calibration of \($0.runs) runs of \($0.commit)" }
-            ?? "no calibration of this machine for \(metadata.scale) runs on CPUs \(metadata.cpus): goals judged on the run alone")
-        let text = markdown(run: run, folder: relative(choice.folder, to: resultsDirectory),
-                            charts: chartFiles.map { relative($0, to: resultsDirectory) }, conformance: conformance,
-                            calibration: calibration)
+        log(
+            calibration.map { "goals widened by the calibration of \($0.runs) runs of \($0.commit)" }
+                ?? "no calibration of this machine for \(metadata.scale) runs on CPUs \(metadata.cpus): goals judged on the run alone"
+        )
+        let text = markdown(
+            run: run, folder: relative(choice.folder, to: resultsDirectory),
+            charts: chartFiles.map { relative($0, to: resultsDirectory) }, conformance: conformance,
+            calibration: calibration)
         let reportPath = (resultsDirectory as NSString).appendingPathComponent("REPORT.md")
         try AtomicFile.write(text, to: URL(fileURLWithPath: reportPath))
         written.append(reportPath)
@@ -66,8 +76,10 @@ public enum Report {
 
     /// Writes the charts' data to `<folder>/charts.csv` and has `scripts/plot_results.sh` draw it; returns the
     /// files it drew, in the report's order.
-    static func drawCharts(_ points: [Charts.Point], allocator: AllocatorChoice, into folder: String,
-                           log: (String) -> Void) throws -> [String] {
+    static func drawCharts(
+        _ points: [Charts.Point], allocator: AllocatorChoice, into folder: String,
+        log: (String) -> Void
+    ) throws -> [String] {
         let script = "scripts/plot_results.sh"
         guard FileManager.default.isExecutableFile(atPath: script) else {
             throw BenchError("\(script) not found; run bench report from the repository root, or pass --no-charts")
@@ -81,6 +93,8 @@ public enum Report {
         } catch {
             throw BenchError("\(script) failed (\(error)); see its output above, or pass --no-charts")
         }
-        return Charts.Chart.allCases.map { "\(folder)/\($0.rawValue).png" }.filter { FileManager.default.fileExists(atPath: $0) }
+        return Charts.Chart.allCases.map { "\(folder)/\($0.rawValue).png" }.filter {
+            FileManager.default.fileExists(atPath: $0)
+        }
     }
 }

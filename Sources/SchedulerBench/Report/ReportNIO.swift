@@ -10,7 +10,8 @@ extension Report {
         let findings = NIOFindings(view: view)
         guard findings.hasRows else { return [] }
         let aspects = findings.aspects()
-        return aspects.map(\.sentence) + [findings.tally(aspects), NIOFindings.why, findings.conformance(conformance)].compactMap { $0 }
+        return aspects.map(\.sentence)
+            + [findings.tally(aspects), NIOFindings.why, findings.conformance(conformance)].compactMap { $0 }
     }
 }
 
@@ -33,8 +34,9 @@ struct ConformanceRow: Sendable, Equatable {
             guard let outcome = Outcome(rawValue: try record.text("outcome")) else {
                 throw record.error("outcome is \"\(record["outcome"] ?? "")\", not passed, failed, declared or n/a")
             }
-            return ConformanceRow(rule: try record.text("rule"), backend: try record.text("backend"), outcome: outcome,
-                                  detail: try record.text("detail"))
+            return ConformanceRow(
+                rule: try record.text("rule"), backend: try record.text("backend"), outcome: outcome,
+                detail: try record.text("detail"))
         }
     }
 }
@@ -48,8 +50,10 @@ struct NIOFindings {
 
     var hasRows: Bool { view.rows.contains { $0.backend == Self.eventLoop || $0.backend == Self.threadPool } }
 
-    func row(_ backend: BackendID, _ workload: WorkloadID, _ metric: Metric,
-             _ parameters: Parameters = Parameters([:])) -> SummaryRow? {
+    func row(
+        _ backend: BackendID, _ workload: WorkloadID, _ metric: Metric,
+        _ parameters: Parameters = Parameters([:])
+    ) -> SummaryRow? {
         view.row(backend, workload, metric, parameters)
     }
 
@@ -65,19 +69,23 @@ struct NIOFindings {
             compare("throughput (W1)", .throughput, .nsPerTask, Parameters([:]), format: ns),
             compare("a hop (W4 round trip)", .pingPong, .nsPerRoundTrip, Parameters([:]), format: microseconds),
             compare("start latency, idle (W5 p99)", .startLatency, .p99, Parameters([.load: 0]), format: microseconds),
-            compare("start latency, saturated (W5 p99)", .startLatency, .p99, Parameters([.load: 1]), format: microseconds),
+            compare(
+                "start latency, saturated (W5 p99)", .startLatency, .p99, Parameters([.load: 1]), format: microseconds),
             compare("timer lateness (W6 p99)", .timerLateness, .p99, Parameters([:]), format: microseconds),
             compare("allocations per task (W9)", .allocations, .allocsPerTask, Parameters([:]), format: count),
         ].compactMap { $0 }
     }
 
     /// Where the report sends a reader for the mechanisms behind each figure.
-    static let why = "Why each figure falls where it does: [`Docs/Schedulers.md`](../Docs/Schedulers.md#swiftnio-beside-schedulerkit-why-the-figures-differ)."
+    static let why =
+        "Why each figure falls where it does: [`Docs/Schedulers.md`](../Docs/Schedulers.md#swiftnio-beside-schedulerkit-why-the-figures-differ)."
 
     /// `nio-eventloop` against the best of SchedulerKit's `ours` in one cell, beside the wrapped primitive and the NIO
     /// thread pool where measured.
-    private func compare(_ label: String, _ workload: WorkloadID, _ metric: Metric, _ parameters: Parameters,
-                         format: (SummaryRow) -> String) -> Aspect? {
+    private func compare(
+        _ label: String, _ workload: WorkloadID, _ metric: Metric, _ parameters: Parameters,
+        format: (SummaryRow) -> String
+    ) -> Aspect? {
         guard let nio = row(Self.eventLoop, workload, metric, parameters) else { return nil }
         let ours = Self.ours.compactMap { row($0, workload, metric, parameters) }
             .sorted { $0.summary.median.value < $1.summary.median.value }
@@ -86,7 +94,9 @@ struct NIOFindings {
         if let raw = row(.rawNIOExecute, workload, metric, parameters) {
             figures.append("raw `EventLoop.execute` \(format(raw))")
         }
-        if let pool = row(Self.threadPool, workload, metric, parameters) { figures.append("`\(Self.threadPool)` \(format(pool))") }
+        if let pool = row(Self.threadPool, workload, metric, parameters) {
+            figures.append("`\(Self.threadPool)` \(format(pool))")
+        }
         figures += ours.map { "`\($0.backend)` \(format($0))" }
         let verdict: String
         let nioAhead: Bool?
@@ -98,12 +108,16 @@ struct NIOFindings {
             verdict = "SchedulerKit is ahead, `\(best.backend)` \(Format.short(times))x below NIO"
             nioAhead = false
         case .withinNoise:
-            verdict = nio.summary.median.value == best.summary.median.value ? "NIO is level with `\(best.backend)`"
+            verdict =
+                nio.summary.median.value == best.summary.median.value
+                ? "NIO is level with `\(best.backend)`"
                 : "NIO is within noise of `\(best.backend)`"
             nioAhead = nil
         }
-        return Aspect(label: label, sentence: label.prefix(1).uppercased() + label.dropFirst() + ": "
-                      + figures.joined(separator: ", ") + ". \(verdict).", nioAhead: nioAhead)
+        return Aspect(
+            label: label,
+            sentence: label.prefix(1).uppercased() + label.dropFirst() + ": "
+                + figures.joined(separator: ", ") + ". \(verdict).", nioAhead: nioAhead)
     }
 
     /// The adapter's own cost, and the summary of who is ahead where.
@@ -113,14 +127,19 @@ struct NIOFindings {
             let labels = aspects.filter { $0.nioAhead == ahead }.map(\.label)
             return labels.isEmpty ? "nothing" : labels.joined(separator: ", ")
         }
-        var text = "In this run NIO is ahead on \(list(true)); SchedulerKit on \(list(false)); level or within noise: \(list(nil))."
-        if let adapter = row(Self.eventLoop, .throughput, .nsPerTask), let raw = row(.rawNIOExecute, .throughput, .nsPerTask) {
-            let cost = switch view.versus(adapter, raw) {
-            case .lower(let times): "costs \(Format.short(times))x less than"
-            case .higher(let times): "costs \(Format.short(times))x more than"
-            case .withinNoise: "is within noise of"
-            }
-            text += " The adapter itself (current scheduler and handle) \(cost) raw `EventLoop.execute` on W1 (\(ns(adapter)) against \(ns(raw)))."
+        var text =
+            "In this run NIO is ahead on \(list(true)); SchedulerKit on \(list(false)); level or within noise: \(list(nil))."
+        if let adapter = row(Self.eventLoop, .throughput, .nsPerTask),
+            let raw = row(.rawNIOExecute, .throughput, .nsPerTask)
+        {
+            let cost =
+                switch view.versus(adapter, raw) {
+                case .lower(let times): "costs \(Format.short(times))x less than"
+                case .higher(let times): "costs \(Format.short(times))x more than"
+                case .withinNoise: "is within noise of"
+                }
+            text +=
+                " The adapter itself (current scheduler and handle) \(cost) raw `EventLoop.execute` on W1 (\(ns(adapter)) against \(ns(raw)))."
         }
         return text
     }
@@ -128,25 +147,35 @@ struct NIOFindings {
     /// What the NIO adapters keep of the rules, from the conformance matrix, beside SchedulerKit's backends; each
     /// failure and declaration with the matrix's own words.
     func conformance(_ matrix: [ConformanceRow]) -> String? {
-        let adapters = [Self.eventLoop, Self.threadPool].compactMap { id in Backend.withID(id)?.conformanceName.map { (id, $0) } }
+        let adapters = [Self.eventLoop, Self.threadPool].compactMap { id in
+            Backend.withID(id)?.conformanceName.map { (id, $0) }
+        }
         let parts = adapters.compactMap { bench, name -> String? in
             let mine = matrix.filter { $0.backend == name }
             guard !mine.isEmpty else { return nil }
             let passed = mine.filter { $0.outcome == .passed }.count
             let failed = mine.filter { $0.outcome == .failed }
             let declared = mine.filter { $0.outcome == .declared }
-            var text = "`\(name)` (`\(bench)`) passes \(passed) of the \(mine.filter { $0.outcome != .notApplicable }.count) rules that apply"
-            text += failed.isEmpty ? "" : "; fails " + failed.map { "\($0.rule) (\($0.detail))" }.joined(separator: ", ")
-            text += declared.isEmpty ? "" : "; declares " + declared.map { "\($0.rule) (\($0.detail))" }.joined(separator: ", ")
+            var text =
+                "`\(name)` (`\(bench)`) passes \(passed) of the \(mine.filter { $0.outcome != .notApplicable }.count) rules that apply"
+            text +=
+                failed.isEmpty ? "" : "; fails " + failed.map { "\($0.rule) (\($0.detail))" }.joined(separator: ", ")
+            text +=
+                declared.isEmpty
+                ? "" : "; declares " + declared.map { "\($0.rule) (\($0.detail))" }.joined(separator: ", ")
             return text
         }
         guard !parts.isEmpty else { return nil }
-        let missed = Set(matrix.filter { row in
-            adapters.contains { $0.1 == row.backend } && (row.outcome == .failed || row.outcome == .declared)
-        }.map(\.rule))
-        var text = "Semantics (conformance matrix, [`CONFORMANCE.md`](CONFORMANCE.md)): " + parts.joined(separator: ". ") + "."
+        let missed = Set(
+            matrix.filter { row in
+                adapters.contains { $0.1 == row.backend } && (row.outcome == .failed || row.outcome == .declared)
+            }.map(\.rule))
+        var text =
+            "Semantics (conformance matrix, [`CONFORMANCE.md`](CONFORMANCE.md)): " + parts.joined(separator: ". ") + "."
         let ours = Self.ours.compactMap { Backend.withID($0)?.conformanceName }.compactMap { name -> String? in
-            let kept = missed.sorted().filter { rule in matrix.contains { $0.backend == name && $0.rule == rule && $0.outcome == .passed } }
+            let kept = missed.sorted().filter { rule in
+                matrix.contains { $0.backend == name && $0.rule == rule && $0.outcome == .passed }
+            }
             return kept.isEmpty ? nil : "`\(name)` passes \(kept.joined(separator: ", "))"
         }
         if !ours.isEmpty { text += " " + ours.joined(separator: "; ") + "." }

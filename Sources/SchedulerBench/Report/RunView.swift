@@ -5,8 +5,10 @@ struct RunView {
 
     var rows: [SummaryRow] { run.summary.filter { $0.allocator == allocator } }
 
-    func row(_ backend: BackendID, _ workload: WorkloadID, _ metric: Metric,
-             _ parameters: Parameters = Parameters([:])) -> SummaryRow? {
+    func row(
+        _ backend: BackendID, _ workload: WorkloadID, _ metric: Metric,
+        _ parameters: Parameters = Parameters([:])
+    ) -> SummaryRow? {
         run.row(backend, workload, metric, allocator: allocator, parameters: parameters)
     }
 

@@ -6,7 +6,9 @@ public enum SummaryTable {
         for row in rows {
             let cell = "\(row.allocator.rawValue)|\(row.workload)|\(row.parameters)"
             guard seen.insert(cell).inserted else { continue }
-            let members = rows.filter { $0.allocator == row.allocator && $0.workload == row.workload && $0.parameters == row.parameters }
+            let members = rows.filter {
+                $0.allocator == row.allocator && $0.workload == row.workload && $0.parameters == row.parameters
+            }
             let metrics = members.reduce(into: [Metric]()) { if !$0.contains($1.metric) { $0.append($1.metric) } }
             let title = "\(row.workload) \(row.workloadName)  \(row.parameters)  [\(row.allocator.rawValue)]"
             sections.append(title + "\n" + (metrics.count == 1 ? single(members) : multiple(members, metrics)))
@@ -16,11 +18,14 @@ public enum SummaryTable {
 
     /// One metric: median (or modes) with its interval, range, paired ratios, what the kernel did.
     static func single(_ rows: [SummaryRow]) -> String {
-        var table = TextTable(["backend", "\(rows[0].metric) (\(rows[0].metric.unit))", "min", "max", "vs ref", "vs best",
-                               "csw", "migr", "note"])
+        var table = TextTable([
+            "backend", "\(rows[0].metric) (\(rows[0].metric.unit))", "min", "max", "vs ref", "vs best",
+            "csw", "migr", "note",
+        ])
         for row in rows {
             table.add([
-                row.backend.rawValue, Report.figure(row.summary), Format.short(row.summary.min), Format.short(row.summary.max),
+                row.backend.rawValue, Report.figure(row.summary), Format.short(row.summary.min),
+                Format.short(row.summary.max),
                 row.ratioToReference.map { "\(Report.present($0)) \(row.reference?.rawValue ?? "")" } ?? "",
                 row.ratioToFastest.map(Report.present) ?? "",
                 row.contextSwitches.map(Format.short) ?? "", row.migrations.map(Format.short) ?? "", note(row),
@@ -36,13 +41,18 @@ public enum SummaryTable {
         for row in rows where !backends.contains(row.backend) { backends.append(row.backend) }
         for backend in backends {
             let mine = rows.filter { $0.backend == backend }
-            let cells = metrics.map { metric in mine.first { $0.metric == metric }.map { Format.short($0.summary.median.value) } ?? "n/a" }
+            let cells = metrics.map { metric in
+                mine.first { $0.metric == metric }.map { Format.short($0.summary.median.value) } ?? "n/a"
+            }
             let first = mine.first { $0.metric == metrics[0] }
-            table.add([backend.rawValue] + cells + [
-                first?.ratioToReference.map { "\(Report.present($0)) \(first?.reference?.rawValue ?? "")" } ?? "",
-                mine.contains { $0.summary.isTooNoisy && !$0.metric.isExactCount && $0.summary.count >= Statistics.minimumRounds }
-                    ? "noisy" : "",
-            ])
+            table.add(
+                [backend.rawValue] + cells + [
+                    first?.ratioToReference.map { "\(Report.present($0)) \(first?.reference?.rawValue ?? "")" } ?? "",
+                    mine.contains {
+                        $0.summary.isTooNoisy && !$0.metric.isExactCount && $0.summary.count >= Statistics.minimumRounds
+                    }
+                        ? "noisy" : "",
+                ])
         }
         return table.render()
     }
@@ -51,6 +61,7 @@ public enum SummaryTable {
         if row.metric.isExactCount { return "exact" }
         if row.summary.count < Statistics.minimumRounds { return "\(row.summary.count) round(s)" }
         if row.summary.modes.count == 2 { return "two modes" }
-        return row.summary.isTooNoisy ? "too noisy to trust (±\(Format.short(row.summary.median.relativeWidth * 50))%)" : ""
+        return row.summary.isTooNoisy
+            ? "too noisy to trust (±\(Format.short(row.summary.median.relativeWidth * 50))%)" : ""
     }
 }

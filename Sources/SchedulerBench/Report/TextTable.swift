@@ -9,7 +9,9 @@ public struct TextTable: Sendable {
 
     public func render() -> String {
         let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        let widths = header.indices.map { column in
+            all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+        }
         func line(_ row: [String]) -> String {
             row.enumerated().map { column, field in
                 let pad = String(repeating: " ", count: widths[column] - field.count)

@@ -5,12 +5,15 @@ import ToolSupport
 /// each naming the machine, scale and CPUs it holds for (`Docs/Results.md`).
 extension Calibration {
     static let columns = [
-        "machine", "scale", "cpus", "commit", "runs", "kind", "allocator", "backend", "workload", "parameters", "metric",
+        "machine", "scale", "cpus", "commit", "runs", "kind", "allocator", "backend", "workload", "parameters",
+        "metric",
         "statistic", "goal", "scale_of_spread", "deviation", "freedom", "compare_floor", "run_margin", "values",
     ]
     /// What a file must hold; the spreads and floors in it are for people, the tools recompute them from `values`.
-    static let requiredColumns = ["machine", "scale", "cpus", "commit", "runs", "kind", "allocator", "backend",
-                                  "workload", "parameters", "metric", "goal", "values"]
+    static let requiredColumns = [
+        "machine", "scale", "cpus", "commit", "runs", "kind", "allocator", "backend",
+        "workload", "parameters", "metric", "goal", "values",
+    ]
 
     /// Where the calibration for runs with `metadata` lives under `root`.
     public static func file(for metadata: RunMetadata, root: String) -> URL {
@@ -29,13 +32,17 @@ extension Calibration {
     public var csv: String {
         let common = { [machine, scale, cpus, commit, String(runs)] }
         let entry = { (value: Entry) in
-            [value.onLogScale ? "log" : "absolute", Format.precise(value.deviation), Format.number(value.freedom),
-             Format.number(value.compareFloor), Format.number(value.runMargin),
-             value.values.map(Format.precise).joined(separator: " ")]
+            [
+                value.onLogScale ? "log" : "absolute", Format.precise(value.deviation), Format.number(value.freedom),
+                Format.number(value.compareFloor), Format.number(value.runMargin),
+                value.values.map(Format.precise).joined(separator: " "),
+            ]
         }
         let cellRows = cells.sorted { $0.key.description < $1.key.description }.map { key, value in
-            common() + ["cell", key.allocator.rawValue, key.backend.rawValue, key.workload.rawValue,
-                        key.parameters.description, key.metric.name, cellFigures[key]?.statistic.rawValue ?? "", ""]
+            common() + [
+                "cell", key.allocator.rawValue, key.backend.rawValue, key.workload.rawValue,
+                key.parameters.description, key.metric.name, cellFigures[key]?.statistic.rawValue ?? "", "",
+            ]
                 + entry(value)
         }
         let goalRows = goals.sorted { $0.key.goal < $1.key.goal }.map { key, value in
@@ -71,15 +78,18 @@ extension Calibration {
                 throw record.error("parameters are not name=value pairs")
             }
             let backend = BackendID(rawValue: try record.text("backend"))
-            let key = CellKey(allocator: allocator, backend: backend, workload: WorkloadID(rawValue: try record.text("workload")),
-                              parameters: parameters, metric: Metric.named(try record.text("metric")))
+            let key = CellKey(
+                allocator: allocator, backend: backend, workload: WorkloadID(rawValue: try record.text("workload")),
+                parameters: parameters, metric: Metric.named(try record.text("metric")))
             // Files written before the column existed: a backend with a reference row is compared by its ratio.
-            let statistic = record["statistic"].flatMap(ComparedFigure.Statistic.init(rawValue:))
+            let statistic =
+                record["statistic"].flatMap(ComparedFigure.Statistic.init(rawValue:))
                 ?? (Backend.withID(backend)?.wraps == nil ? .median : .ratioToReference)
             cells[key] = Figures(values: values, statistic: statistic)
         }
-        self.init(machine: try first.text("machine"), scale: try first.text("scale"), cpus: try first.text("cpus"),
-                  commit: try first.text("commit"), runs: Int(try first.number("runs")), cellFigures: cells,
-                  goalFigures: goals)
+        self.init(
+            machine: try first.text("machine"), scale: try first.text("scale"), cpus: try first.text("cpus"),
+            commit: try first.text("commit"), runs: Int(try first.number("runs")), cellFigures: cells,
+            goalFigures: goals)
     }
 }

@@ -10,9 +10,10 @@ public struct MachineFingerprint: Sendable, Equatable, CustomStringConvertible {
     public var os: String
 
     public static var current: MachineFingerprint {
-        MachineFingerprint(cpuModel: cpuModel(), cores: ProcessInfo.processInfo.activeProcessorCount,
-                           memoryGiB: Int((Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824).rounded()),
-                           os: operatingSystem(kernelDepth: 2))
+        MachineFingerprint(
+            cpuModel: cpuModel(), cores: ProcessInfo.processInfo.activeProcessorCount,
+            memoryGiB: Int((Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824).rounded()),
+            os: operatingSystem(kernelDepth: 2))
     }
 
     public var description: String { "\(cpuModel), \(cores) cores, \(memoryGiB) GiB, \(os)" }
@@ -26,9 +27,11 @@ public struct MachineFingerprint: Sendable, Equatable, CustomStringConvertible {
 
     /// "Debian GNU/Linux 12 (bookworm); Linux 6.18.44-fc-v669", the kernel cut to `kernelDepth` numbers if given.
     static func operatingSystem(kernelDepth: Int? = nil) -> String {
-        let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
+        let release =
+            (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
-            .map { $0.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } ?? "Linux"
+            .map { $0.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            ?? "Linux"
         var names = utsname()
         uname(&names)
         var kernel = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

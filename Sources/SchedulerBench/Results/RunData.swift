@@ -25,8 +25,9 @@ public struct RunData: Sendable {
         if FileManager.default.fileExists(atPath: samplesPath) {
             for record in try CSVTable(contentsOf: samplesPath, required: SampleRow.requiredColumns).records {
                 let sample = try SampleRow(record: record)
-                let key = CellKey(allocator: sample.allocator, backend: sample.backend, workload: sample.workload,
-                                  parameters: sample.parameters, metric: sample.metric)
+                let key = CellKey(
+                    allocator: sample.allocator, backend: sample.backend, workload: sample.workload,
+                    parameters: sample.parameters, metric: sample.metric)
                 rounds[key, default: []].append((sample.round, sample.value))
             }
         }
@@ -37,15 +38,21 @@ public struct RunData: Sendable {
 
     /// The allocators of the run, jemalloc first.
     public var allocators: [AllocatorChoice] {
-        AllocatorChoice.allCases.filter { allocator in allocator != .both && summary.contains { $0.allocator == allocator } }
-            .sorted { first, _ in first == .jemalloc }
+        AllocatorChoice.allCases.filter { allocator in
+            allocator != .both && summary.contains { $0.allocator == allocator }
+        }
+        .sorted { first, _ in first == .jemalloc }
     }
 
     /// The row of a cell whose parameters include `parameters` (the first such row).
-    public func row(_ backend: BackendID, _ workload: WorkloadID, _ metric: Metric, allocator: AllocatorChoice,
-                    parameters: Parameters = Parameters([:])) -> SummaryRow? {
-        summary.first { $0.backend == backend && $0.workload == workload && $0.metric == metric
-            && $0.allocator == allocator && $0.parameters.contains(parameters) }
+    public func row(
+        _ backend: BackendID, _ workload: WorkloadID, _ metric: Metric, allocator: AllocatorChoice,
+        parameters: Parameters = Parameters([:])
+    ) -> SummaryRow? {
+        summary.first {
+            $0.backend == backend && $0.workload == workload && $0.metric == metric
+                && $0.allocator == allocator && $0.parameters.contains(parameters)
+        }
     }
 
     /// A row's rounds in order; its median alone when the run has no `samples.csv`.

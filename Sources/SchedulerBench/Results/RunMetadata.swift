@@ -38,9 +38,12 @@ public struct RunMetadata: Sendable, Equatable {
     ]
 
     public var fields: [String] {
-        [runID, timestamp, gitCommit, host, cpuModel, String(cores), os, swiftVersion, build, command, loadAverage,
-         Format.number(clockOverheadNanoseconds), scale, selection, cpus, pinned ? "yes" : "no", roundPolicy, machine,
-         schedulingCounters]
+        [
+            runID, timestamp, gitCommit, host, cpuModel, String(cores), os, swiftVersion, build, command, loadAverage,
+            Format.number(clockOverheadNanoseconds), scale, selection, cpus, pinned ? "yes" : "no", roundPolicy,
+            machine,
+            schedulingCounters,
+        ]
     }
 
     /// Reads the columns of a CSV record; columns an older run did not write are empty.
@@ -73,7 +76,9 @@ public struct RunMetadata: Sendable, Equatable {
     public static func collect(command: String, clockOverhead: Double) -> RunMetadata {
         let date = Date()
         let commit = (try? Command.output("git", ["rev-parse", "--short=12", "HEAD"])) ?? "unknown"
-        let dirty = ((try? Command.output("git", ["status", "--porcelain", "--untracked-files=no"])) ?? "").isEmpty ? "" : "-dirty"
+        let dirty =
+            ((try? Command.output("git", ["status", "--porcelain", "--untracked-files=no"])) ?? "").isEmpty
+            ? "" : "-dirty"
         var record: [String: String] = [:]
         record["run_id"] = RunID.make(date: date, commit: commit)
         record["timestamp"] = ISO8601DateFormatter().string(from: date)
@@ -85,12 +90,13 @@ public struct RunMetadata: Sendable, Equatable {
         let swift = (try? Command.output("swift", ["--version"])) ?? "unknown"
         record["swift_version"] = swift.split(separator: "\n").first.map(String.init) ?? "unknown"
         #if DEBUG
-        record["build"] = "debug"
+            record["build"] = "debug"
         #else
-        record["build"] = "release"
+            record["build"] = "release"
         #endif
         record["command"] = command
-        record["load_average"] = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+        record["load_average"] =
+            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
             .split(separator: " ").first.map(String.init) ?? "unknown"
         record["machine"] = MachineFingerprint.current.description
         var metadata = RunMetadata(fields: record)
@@ -106,8 +112,12 @@ public enum RunSelection {
     /// "all", or "backends=a,b workloads=W1,W4" naming only what was narrowed.
     public static func describe(backends: [Backend], workloads: [Workload]) -> String {
         var parts: [String] = []
-        if backends.count != Backend.all.count { parts.append("backends=" + backends.map(\.id.rawValue).joined(separator: ",")) }
-        if workloads.count != Workload.all.count { parts.append("workloads=" + workloads.map(\.id.rawValue).joined(separator: ",")) }
+        if backends.count != Backend.all.count {
+            parts.append("backends=" + backends.map(\.id.rawValue).joined(separator: ","))
+        }
+        if workloads.count != Workload.all.count {
+            parts.append("workloads=" + workloads.map(\.id.rawValue).joined(separator: ","))
+        }
         return parts.isEmpty ? all : parts.joined(separator: " ")
     }
 }
@@ -121,6 +131,7 @@ public enum RunID {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.locale = Locale(identifier: "en_US_POSIX")
         let suffix = String(UInt16.random(in: .min ... .max), radix: 16)
-        return "\(formatter.string(from: date))-\(commit.prefix(7))-\(String(repeating: "0", count: 4 - suffix.count))\(suffix)"
+        return
+            "\(formatter.string(from: date))-\(commit.prefix(7))-\(String(repeating: "0", count: 4 - suffix.count))\(suffix)"
     }
 }

@@ -22,10 +22,13 @@ public struct RunResults: Sendable {
                 let fastest = Self.fastest(measured, metric: metric)
                 for (entry, values) in measured {
                     var row = SummaryRow(
-                        metadata: metadata, allocator: allocator, backend: entry.backend.id, reference: entry.backend.wraps,
+                        metadata: metadata, allocator: allocator, backend: entry.backend.id,
+                        reference: entry.backend.wraps,
                         workload: cell.workload.id, workloadName: cell.workload.name, parameters: cell.parameters,
                         metric: metric, summary: SampleSummary(values))
-                    if let reference = entry.backend.wraps, let theirs = measured.first(where: { $0.0.backend.id == reference }) {
+                    if let reference = entry.backend.wraps,
+                        let theirs = measured.first(where: { $0.0.backend.id == reference })
+                    {
                         row.ratioToReference = Self.ratio(values, theirs.1, exact: metric.isExactCount)
                     }
                     if let fastest {
@@ -43,11 +46,12 @@ public struct RunResults: Sendable {
                     summary.append(row)
                     samples += values.enumerated().map { index, value in
                         let round = timed.indices.contains(index) ? timed[index] : nil
-                        return SampleRow(metadata: metadata, allocator: allocator, backend: entry.backend.id,
-                                         workload: cell.workload.id, parameters: cell.parameters, metric: metric,
-                                         round: index + 1, value: value, repetitions: round?.repetitions,
-                                         roundMilliseconds: round.map { $0.seconds * 1000 },
-                                         contextSwitches: round?.contextSwitches, migrations: round?.migrations)
+                        return SampleRow(
+                            metadata: metadata, allocator: allocator, backend: entry.backend.id,
+                            workload: cell.workload.id, parameters: cell.parameters, metric: metric,
+                            round: index + 1, value: value, repetitions: round?.repetitions,
+                            roundMilliseconds: round.map { $0.seconds * 1000 },
+                            contextSwitches: round?.contextSwitches, migrations: round?.migrations)
                     }
                 }
             }

@@ -22,10 +22,13 @@ public struct RunStore: Sendable {
         let manager = FileManager.default
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: root.path, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw BenchError("\(root.path) is a file, not a folder; pass --output <folder>") }
+            guard isFolder.boolValue else {
+                throw BenchError("\(root.path) is a file, not a folder; pass --output <folder>")
+            }
         } else {
             do { try manager.createDirectory(at: root, withIntermediateDirectories: true) } catch {
-                throw BenchError("cannot create \(root.path) (\(Self.reason(error))); pass --output <a writable folder>")
+                throw BenchError(
+                    "cannot create \(root.path) (\(Self.reason(error))); pass --output <a writable folder>")
             }
         }
         let probe = root.appendingPathComponent(".write-test-\(getpid())-\(UInt32.random(in: 0 ... .max))")
@@ -33,13 +36,16 @@ public struct RunStore: Sendable {
             try Data().write(to: probe)
             try manager.removeItem(at: probe)
         } catch {
-            throw BenchError("\(root.path) is not writable (\(Self.reason(error))); fix its permissions or pass --output <folder>")
+            throw BenchError(
+                "\(root.path) is not writable (\(Self.reason(error))); fix its permissions or pass --output <folder>")
         }
         var stats = statvfs()
         if statvfs(root.path, &stats) == 0 {
             let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
             guard free >= Self.requiredBytes else {
-                throw BenchError("only \(free >> 20) MiB free under \(root.path), a run needs \(Self.requiredBytes >> 20) MiB; free some space")
+                throw BenchError(
+                    "only \(free >> 20) MiB free under \(root.path), a run needs \(Self.requiredBytes >> 20) MiB; free some space"
+                )
             }
         }
     }
@@ -50,9 +56,10 @@ public struct RunStore: Sendable {
         let folder = root.appendingPathComponent(runID, isDirectory: true)
         let partial = root.appendingPathComponent(".\(runID).partial", isDirectory: true)
         guard mkdir(partial.path, 0o755) == 0 else {
-            throw BenchError(errno == EEXIST
-                ? "another run is writing \(partial.path); runs never share a folder, start this one again"
-                : "cannot create \(partial.path): \(String(cString: strerror(errno))); check --output")
+            throw BenchError(
+                errno == EEXIST
+                    ? "another run is writing \(partial.path); runs never share a folder, start this one again"
+                    : "cannot create \(partial.path): \(String(cString: strerror(errno))); check --output")
         }
         let registration = Interruption.removeOnInterrupt(partial)
         defer { Interruption.forget(registration) }
@@ -89,15 +96,18 @@ public struct RunStore: Sendable {
     static func renameWithoutReplacing(_ from: URL, to: URL) throws {
         let status = cbench_rename_noreplace(from.path, to.path)
         guard status == 0 else {
-            throw BenchError(status == -EEXIST
-                ? "\(to.path) already exists; results are never overwritten"
-                : "cannot move \(from.lastPathComponent) to \(to.path): \(String(cString: strerror(-status)))")
+            throw BenchError(
+                status == -EEXIST
+                    ? "\(to.path) already exists; results are never overwritten"
+                    : "cannot move \(from.lastPathComponent) to \(to.path): \(String(cString: strerror(-status)))")
         }
     }
 
     static func reason(_ error: any Error) -> String {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
+        if let underlying, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
         return (error as NSError).localizedDescription
     }
 }

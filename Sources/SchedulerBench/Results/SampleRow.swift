@@ -17,10 +17,11 @@ public struct SampleRow: Sendable, Equatable {
     public var contextSwitches: Double?
     public var migrations: Double?
 
-    public static let columns = RunMetadata.columns + [
-        "allocator", "backend", "workload", "parameters", "metric", "unit", "round", "value",
-        "repetitions", "round_ms", "context_switches", "cpu_migrations",
-    ]
+    public static let columns =
+        RunMetadata.columns + [
+            "allocator", "backend", "workload", "parameters", "metric", "unit", "round", "value",
+            "repetitions", "round_ms", "context_switches", "cpu_migrations",
+        ]
 
     public var fields: [String] {
         let number = { (value: Double?) in value.map(Format.number) ?? "" }

@@ -28,9 +28,11 @@ public struct SummaryRow: Sendable, Equatable {
     public var contextSwitches: Double?
     public var migrations: Double?
 
-    public init(metadata: RunMetadata, allocator: AllocatorChoice, backend: BackendID, reference: BackendID?,
-                workload: WorkloadID, workloadName: String, parameters: Parameters, metric: Metric,
-                summary: SampleSummary) {
+    public init(
+        metadata: RunMetadata, allocator: AllocatorChoice, backend: BackendID, reference: BackendID?,
+        workload: WorkloadID, workloadName: String, parameters: Parameters, metric: Metric,
+        summary: SampleSummary
+    ) {
         self.metadata = metadata
         self.allocator = allocator
         self.backend = backend
@@ -48,15 +50,16 @@ public struct SummaryRow: Sendable, Equatable {
         (entry.metric == .maxLatency ? "p_max" : entry.metric.name, entry.metric)
     }
 
-    public static let columns = RunMetadata.columns + [
-        "allocator", "backend", "reference", "workload", "workload_name", "parameters", "metric", "unit", "better",
-        "kind", "samples", "median", "min", "max", "ci_low", "ci_high", "spread_pct", "trusted",
-        "mode_low", "mode_low_share", "mode_high", "mode_high_share",
-    ] + percentileColumns.map(\.column) + [
-        "ratio_to_reference", "ratio_to_reference_low", "ratio_to_reference_high",
-        "fastest", "ratio_to_fastest", "ratio_to_fastest_low", "ratio_to_fastest_high",
-        "round_ms", "repetitions", "context_switches", "cpu_migrations",
-    ]
+    public static let columns =
+        RunMetadata.columns + [
+            "allocator", "backend", "reference", "workload", "workload_name", "parameters", "metric", "unit", "better",
+            "kind", "samples", "median", "min", "max", "ci_low", "ci_high", "spread_pct", "trusted",
+            "mode_low", "mode_low_share", "mode_high", "mode_high_share",
+        ] + percentileColumns.map(\.column) + [
+            "ratio_to_reference", "ratio_to_reference_low", "ratio_to_reference_high",
+            "fastest", "ratio_to_fastest", "ratio_to_fastest_low", "ratio_to_fastest_high",
+            "round_ms", "repetitions", "context_switches", "cpu_migrations",
+        ]
 
     /// The identity of a cell across runs, for `compare`.
     public var key: CellKey {
@@ -73,7 +76,8 @@ public struct SummaryRow: Sendable, Equatable {
             String(summary.count), Format.number(summary.median.value), Format.number(summary.min),
             Format.number(summary.max), Format.number(summary.median.low), Format.number(summary.median.high),
             Format.number((summary.median.relativeWidth * 1000).rounded() / 10), summary.isTooNoisy ? "no" : "yes",
-            number(modes.first?.value), number(modes.first?.share), number(modes.last?.value), number(modes.last?.share),
+            number(modes.first?.value), number(modes.first?.share), number(modes.last?.value),
+            number(modes.last?.share),
         ] + Self.percentileColumns.map { number(percentiles[$0.metric]) } + [
             number(ratioToReference?.value), number(ratioToReference?.low), number(ratioToReference?.high),
             fastest?.rawValue ?? "", number(ratioToFastest?.value), number(ratioToFastest?.low),
@@ -87,8 +91,9 @@ public struct SummaryRow: Sendable, Equatable {
     public init(record: CSVRecord) throws {
         let summary = SampleSummary(
             count: Int(try record.number("samples")),
-            median: Estimate(value: try record.number("median"), low: try record.number("ci_low"),
-                             high: try record.number("ci_high")),
+            median: Estimate(
+                value: try record.number("median"), low: try record.number("ci_low"),
+                high: try record.number("ci_high")),
             min: try record.number("min"), max: try record.number("max"),
             modes: [("mode_low", "mode_low_share"), ("mode_high", "mode_high_share")].compactMap { value, share in
                 record.optionalNumber(value).map { Mode(value: $0, share: record.optionalNumber(share) ?? 0) }
@@ -100,13 +105,15 @@ public struct SummaryRow: Sendable, Equatable {
             throw record.error("parameters \"\(record["parameters"] ?? "")\" are not name=value pairs")
         }
         let reference = record["reference"].flatMap { $0.isEmpty ? nil : BackendID(rawValue: $0) }
-        self.init(metadata: RunMetadata(fields: record.fields), allocator: allocator,
-                  backend: BackendID(rawValue: try record.text("backend")), reference: reference,
-                  workload: WorkloadID(rawValue: try record.text("workload")),
-                  workloadName: record["workload_name"] ?? "", parameters: parameters,
-                  metric: Metric.named(try record.text("metric"), unit: record["unit"] ?? "",
-                                       lowerIsBetter: record["better"] != "higher"),
-                  summary: summary)
+        self.init(
+            metadata: RunMetadata(fields: record.fields), allocator: allocator,
+            backend: BackendID(rawValue: try record.text("backend")), reference: reference,
+            workload: WorkloadID(rawValue: try record.text("workload")),
+            workloadName: record["workload_name"] ?? "", parameters: parameters,
+            metric: Metric.named(
+                try record.text("metric"), unit: record["unit"] ?? "",
+                lowerIsBetter: record["better"] != "higher"),
+            summary: summary)
         for (column, metric) in Self.percentileColumns { percentiles[metric] = record.optionalNumber(column) }
         ratioToReference = record.estimate("ratio_to_reference")
         fastest = record["fastest"].flatMap { $0.isEmpty ? nil : BackendID(rawValue: $0) }
@@ -118,7 +125,8 @@ public struct SummaryRow: Sendable, Equatable {
     }
 
     public static let requiredColumns = [
-        "allocator", "backend", "workload", "parameters", "metric", "samples", "median", "min", "max", "ci_low", "ci_high",
+        "allocator", "backend", "workload", "parameters", "metric", "samples", "median", "min", "max", "ci_low",
+        "ci_high",
     ]
 
     /// Reads a whole `summary.csv`.
@@ -143,7 +151,8 @@ extension CSVRecord {
     /// reads as absent, since it cannot be judged.
     func estimate(_ column: String) -> Estimate? {
         guard let value = optionalNumber(column), let low = optionalNumber(column + "_low"),
-              let high = optionalNumber(column + "_high") else { return nil }
+            let high = optionalNumber(column + "_high")
+        else { return nil }
         return Estimate(value: value, low: low, high: high)
     }
 }

@@ -17,7 +17,8 @@ extension Workload {
         timing: .nsPerCall, allocations: .allocsPerCall, sizeClassBytes: .sizeClassBytesPerCall, countedBy: .calls,
         configurations: { scale in
             ActorHopCaller.allCases.map {
-                Parameters([.calls: scale.size(full: 100_000, quick: 10_000, smoke: 100)], choices: [.caller: $0.rawValue])
+                Parameters(
+                    [.calls: scale.size(full: 100_000, quick: 10_000, smoke: 100)], choices: [.caller: $0.rawValue])
             }
         }
     ) { lanes, parameters in
@@ -50,7 +51,8 @@ extension Workload {
 
     /// W13: two actors on two executors of the backend bounce a call back and forth (W4 driven through actors).
     static let actorPingPong = actorWorkload(
-        id: .actorPingPong, name: "actor-ping-pong", summary: "round trips between two actors, each on its own executor",
+        id: .actorPingPong, name: "actor-ping-pong",
+        summary: "round trips between two actors, each on its own executor",
         timing: .nsPerRoundTrip, allocations: .allocsPerRoundTrip, sizeClassBytes: .sizeClassBytesPerRoundTrip,
         countedBy: .roundTrips,
         configurations: { [Parameters([.roundTrips: $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
@@ -66,10 +68,13 @@ extension Workload {
         countedBy: ParameterName, configurations: @escaping @Sendable (Scale) -> [Parameters],
         prepare: @escaping @Sendable (LaneGroup, Parameters) -> ActorLoop
     ) -> Workload {
-        let probe = AllocationProbe(allocations: allocations, sizeClassBytes: sizeClassBytes,
-                                    units: { $0[countedBy] }, prepare: prepare)
-        return Workload(id: id, name: name, summary: summary, requires: [.executor], metrics: [timing],
-                        allocationProbe: probe, configurations: configurations) { lanes, _, parameters in
+        let probe = AllocationProbe(
+            allocations: allocations, sizeClassBytes: sizeClassBytes,
+            units: { $0[countedBy] }, prepare: prepare)
+        return Workload(
+            id: id, name: name, summary: summary, requires: [.executor], metrics: [timing],
+            allocationProbe: probe, configurations: configurations
+        ) { lanes, _, parameters in
             let units = parameters[countedBy]
             let elapsed = prepare(lanes, parameters).run(units)
             return RoundResult(values: [timing: Double(elapsed) / Double(units)])

@@ -6,10 +6,13 @@ extension Workload {
     /// schedule+cancel pair, as seen by the caller), or every other one (`cancelled_pct=50`: throughput until every
     /// surviving task has run). Truthful cancel makes the count exact: a task runs ⇔ its cancel returned false.
     static let cancellation = Workload(
-        id: .cancellation, name: "cancel", summary: "schedule+cancel cost, and throughput with half the tasks cancelled",
+        id: .cancellation, name: "cancel",
+        summary: "schedule+cancel cost, and throughput with half the tasks cancelled",
         requires: [.scheduler, .cancellation], metrics: [.nsPerTask],
         configurations: { scale in
-            [100, 50].map { Parameters([.cancelledPercent: $0, .tasks: scale.size(full: 100_000, quick: 10_000, smoke: 200)]) }
+            [100, 50].map {
+                Parameters([.cancelledPercent: $0, .tasks: scale.size(full: 100_000, quick: 10_000, smoke: 200)])
+            }
         }
     ) { lanes, _, parameters in
         let (tasks, everyOther) = (parameters[.tasks], parameters[.cancelledPercent] == 50)
@@ -24,7 +27,9 @@ extension Workload {
         let submitted = Clock.now()
         lane.drain()
         done.wait()
-        return RoundResult(values: [.nsPerTask: nanosecondsPer(tasks, from: start, to: everyOther ? Clock.now() : submitted)])
+        return RoundResult(values: [
+            .nsPerTask: nanosecondsPer(tasks, from: start, to: everyOther ? Clock.now() : submitted)
+        ])
     }
 
     /// W9: allocations and bytes per scheduled task, and resident memory with `queued` tasks waiting.
@@ -33,7 +38,8 @@ extension Workload {
     /// producing thread's allocations are counted (exactly: see ``AllocationCount``) and the peak RSS is read; then
     /// the gate opens and the queue drains. Inline lanes run each task at once and have nothing queued.
     static let allocations = Workload(
-        id: .allocations, name: "allocations", summary: "allocations and bytes per task; peak RSS with 1 000 000 queued tasks",
+        id: .allocations, name: "allocations",
+        summary: "allocations and bytes per task; peak RSS with 1 000 000 queued tasks",
         requires: [], metrics: [.allocsPerTask, .bytesPerTask, .peakRSSGrowth, .rssPerQueuedTask],
         measuredOnce: true,
         configurations: { [Parameters([.queued: $0.size(full: 1_000_000, quick: 100_000, smoke: 200)])] }

@@ -34,7 +34,9 @@ public struct Goal: Sendable {
         public let metric: Metric
         public let parameters: Parameters
 
-        public init(_ backend: BackendID, _ workload: WorkloadID, _ metric: Metric, _ parameters: Parameters = Parameters([:])) {
+        public init(
+            _ backend: BackendID, _ workload: WorkloadID, _ metric: Metric, _ parameters: Parameters = Parameters([:])
+        ) {
             self.backend = backend
             self.workload = workload
             self.metric = metric
@@ -86,60 +88,85 @@ extension GoalID {
 extension Goal {
     /// Every goal, in the report's order.
     public static let all: [Goal] = [
-        Goal(id: .dispatchOverhead, statement: "DispatchQueueScheduler ≤ 1.10x raw DispatchQueue.async (W1)",
-             allocator: .jemalloc, measure: .ratio(w1(.dispatch), over: w1(.rawDispatch)), limit: 1.1,
-             direction: .atMost, presentation: .times),
-        Goal(id: .dispatchOverheadGlibc, statement: "DispatchQueueScheduler ≤ 1.30x raw DispatchQueue.async under glibc (W1)",
-             allocator: .system, measure: .ratio(w1(.dispatch), over: w1(.rawDispatch)), limit: 1.3,
-             direction: .atMost, presentation: .times),
-        Goal(id: .operationQueueOverhead, statement: "OperationQueueScheduler ≤ 1.05x raw OperationQueue (W1)",
-             allocator: .jemalloc, measure: .ratio(w1(.operationQueue), over: w1(.rawOperationQueue)), limit: 1.05,
-             direction: .atMost, presentation: .times),
-        Goal(id: .poolThroughputOverDispatch, statement: "ThreadPoolScheduler ≥ 4x faster than raw Dispatch (W1)",
-             allocator: .jemalloc, measure: .ratio(w1(.rawDispatch), over: w1(.threadPool)), limit: 4,
-             direction: .atLeast, presentation: .timesFaster),
-        Goal(id: .poolThroughputOverNIO,
-             statement: "ThreadPoolScheduler ≥ 2x faster than NIO's event loop, raw EventLoop.execute (W1)",
-             allocator: .jemalloc, measure: .ratio(w1(.rawNIOExecute), over: w1(.threadPool)), limit: 2,
-             direction: .atLeast, presentation: .timesFaster),
-        Goal(id: .poolRoundTrip, statement: "ThreadPoolScheduler round trip ≤ 0.5x raw Dispatch's (W4)",
-             allocator: .jemalloc,
-             measure: .ratio(Cell(.threadPool, .pingPong, .nsPerRoundTrip), over: Cell(.rawDispatch, .pingPong, .nsPerRoundTrip)),
-             limit: 0.5, direction: .atMost, presentation: .times),
-        Goal(id: .poolFanOut, statement: "ThreadPoolScheduler, 1 000 schedulers within 1.5x of 1 (W3)",
-             allocator: .jemalloc,
-             measure: .ratio(Cell(.threadPool, .fanOut, .nsPerTask, Parameters([.schedulers: 1_000])),
-                             over: Cell(.threadPool, .fanOut, .nsPerTask, Parameters([.schedulers: 1]))),
-             limit: 1.5, direction: .atMost, presentation: .times),
-        Goal(id: .poolProducers,
-             statement: "ThreadPoolScheduler does not collapse with 8 producers on 2 cores: P=8 ≤ 2x P=1 (W2)",
-             allocator: .jemalloc,
-             measure: .ratio(Cell(.threadPool, .producers, .nsPerTask, Parameters([.producers: 8])),
-                             over: Cell(.threadPool, .producers, .nsPerTask, Parameters([.producers: 1]))),
-             limit: 2, direction: .atMost, presentation: .times),
-        Goal(id: .poolAllocations,
-             statement: "ThreadPoolScheduler: exactly 1 allocation per schedule beyond the closure context (W9)",
-             allocator: .jemalloc,
-             measure: .countDifference(Cell(.threadPool, .allocations, .allocsPerTask),
-                                       minus: Cell(.directCall, .allocations, .allocsPerTask)),
-             limit: 1, direction: .atMost, presentation: .extraAllocations),
-        Goal(id: .dispatchAllocations, statement: "DispatchQueueScheduler: at most 1 allocation more than raw Dispatch (W9)",
-             allocator: .jemalloc,
-             measure: .countDifference(Cell(.dispatch, .allocations, .allocsPerTask),
-                                       minus: Cell(.rawDispatch, .allocations, .allocsPerTask)),
-             limit: 1, direction: .atMost, presentation: .extraAllocations),
-        Goal(id: .immediateShare, statement: "ImmediateScheduler's own share above a direct call ≤ 3 ns (W1)",
-             allocator: .jemalloc, measure: .difference(w1(.immediate), minus: w1(.directCall)), limit: 3,
-             direction: .atMost, presentation: .nanoseconds),
-        Goal(id: .virtualTimeRate, statement: "TestScheduler ≥ 10 000 000 virtual tasks/s (W1)",
-             allocator: .jemalloc, measure: .median(w1(.testScheduler)), limit: 100, direction: .atMost,
-             presentation: .millionsPerSecond),
-        Goal(id: .poolTaskFromGlobal,
-             statement: "A task on the pool awaited from the global executor ≤ 1.5x the default executor's (W12)",
-             allocator: .jemalloc,
-             measure: .ratio(Cell(.threadPool, .taskLifecycle, .nsPerTask, Parameters([:], choices: [.caller: ActorHopCaller.global.rawValue])),
-                             over: Cell(.defaultExecutor, .taskLifecycle, .nsPerTask, Parameters([:], choices: [.caller: ActorHopCaller.global.rawValue]))),
-             limit: 1.5, direction: .atMost, presentation: .times),
+        Goal(
+            id: .dispatchOverhead, statement: "DispatchQueueScheduler ≤ 1.10x raw DispatchQueue.async (W1)",
+            allocator: .jemalloc, measure: .ratio(w1(.dispatch), over: w1(.rawDispatch)), limit: 1.1,
+            direction: .atMost, presentation: .times),
+        Goal(
+            id: .dispatchOverheadGlibc,
+            statement: "DispatchQueueScheduler ≤ 1.30x raw DispatchQueue.async under glibc (W1)",
+            allocator: .system, measure: .ratio(w1(.dispatch), over: w1(.rawDispatch)), limit: 1.3,
+            direction: .atMost, presentation: .times),
+        Goal(
+            id: .operationQueueOverhead, statement: "OperationQueueScheduler ≤ 1.05x raw OperationQueue (W1)",
+            allocator: .jemalloc, measure: .ratio(w1(.operationQueue), over: w1(.rawOperationQueue)), limit: 1.05,
+            direction: .atMost, presentation: .times),
+        Goal(
+            id: .poolThroughputOverDispatch, statement: "ThreadPoolScheduler ≥ 4x faster than raw Dispatch (W1)",
+            allocator: .jemalloc, measure: .ratio(w1(.rawDispatch), over: w1(.threadPool)), limit: 4,
+            direction: .atLeast, presentation: .timesFaster),
+        Goal(
+            id: .poolThroughputOverNIO,
+            statement: "ThreadPoolScheduler ≥ 2x faster than NIO's event loop, raw EventLoop.execute (W1)",
+            allocator: .jemalloc, measure: .ratio(w1(.rawNIOExecute), over: w1(.threadPool)), limit: 2,
+            direction: .atLeast, presentation: .timesFaster),
+        Goal(
+            id: .poolRoundTrip, statement: "ThreadPoolScheduler round trip ≤ 0.5x raw Dispatch's (W4)",
+            allocator: .jemalloc,
+            measure: .ratio(
+                Cell(.threadPool, .pingPong, .nsPerRoundTrip), over: Cell(.rawDispatch, .pingPong, .nsPerRoundTrip)),
+            limit: 0.5, direction: .atMost, presentation: .times),
+        Goal(
+            id: .poolFanOut, statement: "ThreadPoolScheduler, 1 000 schedulers within 1.5x of 1 (W3)",
+            allocator: .jemalloc,
+            measure: .ratio(
+                Cell(.threadPool, .fanOut, .nsPerTask, Parameters([.schedulers: 1_000])),
+                over: Cell(.threadPool, .fanOut, .nsPerTask, Parameters([.schedulers: 1]))),
+            limit: 1.5, direction: .atMost, presentation: .times),
+        Goal(
+            id: .poolProducers,
+            statement: "ThreadPoolScheduler does not collapse with 8 producers on 2 cores: P=8 ≤ 2x P=1 (W2)",
+            allocator: .jemalloc,
+            measure: .ratio(
+                Cell(.threadPool, .producers, .nsPerTask, Parameters([.producers: 8])),
+                over: Cell(.threadPool, .producers, .nsPerTask, Parameters([.producers: 1]))),
+            limit: 2, direction: .atMost, presentation: .times),
+        Goal(
+            id: .poolAllocations,
+            statement: "ThreadPoolScheduler: exactly 1 allocation per schedule beyond the closure context (W9)",
+            allocator: .jemalloc,
+            measure: .countDifference(
+                Cell(.threadPool, .allocations, .allocsPerTask),
+                minus: Cell(.directCall, .allocations, .allocsPerTask)),
+            limit: 1, direction: .atMost, presentation: .extraAllocations),
+        Goal(
+            id: .dispatchAllocations,
+            statement: "DispatchQueueScheduler: at most 1 allocation more than raw Dispatch (W9)",
+            allocator: .jemalloc,
+            measure: .countDifference(
+                Cell(.dispatch, .allocations, .allocsPerTask),
+                minus: Cell(.rawDispatch, .allocations, .allocsPerTask)),
+            limit: 1, direction: .atMost, presentation: .extraAllocations),
+        Goal(
+            id: .immediateShare, statement: "ImmediateScheduler's own share above a direct call ≤ 3 ns (W1)",
+            allocator: .jemalloc, measure: .difference(w1(.immediate), minus: w1(.directCall)), limit: 3,
+            direction: .atMost, presentation: .nanoseconds),
+        Goal(
+            id: .virtualTimeRate, statement: "TestScheduler ≥ 10 000 000 virtual tasks/s (W1)",
+            allocator: .jemalloc, measure: .median(w1(.testScheduler)), limit: 100, direction: .atMost,
+            presentation: .millionsPerSecond),
+        Goal(
+            id: .poolTaskFromGlobal,
+            statement: "A task on the pool awaited from the global executor ≤ 1.5x the default executor's (W12)",
+            allocator: .jemalloc,
+            measure: .ratio(
+                Cell(
+                    .threadPool, .taskLifecycle, .nsPerTask,
+                    Parameters([:], choices: [.caller: ActorHopCaller.global.rawValue])),
+                over: Cell(
+                    .defaultExecutor, .taskLifecycle, .nsPerTask,
+                    Parameters([:], choices: [.caller: ActorHopCaller.global.rawValue]))),
+            limit: 1.5, direction: .atMost, presentation: .times),
     ]
 
     private static func w1(_ backend: BackendID) -> Cell { Cell(backend, .throughput, .nsPerTask) }

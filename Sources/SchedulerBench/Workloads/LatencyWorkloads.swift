@@ -37,7 +37,9 @@ extension Workload {
     static let timerLateness = Workload(
         id: .timerLateness, name: "timer-lateness", summary: "how late timers fire (one-sided)",
         requires: [.realTimers], metrics: latencyMetrics,
-        configurations: { [Parameters([.timers: $0.size(full: 2_000, quick: 500, smoke: 10), .windowMilliseconds: 20])] }
+        configurations: {
+            [Parameters([.timers: $0.size(full: 2_000, quick: 500, smoke: 10), .windowMilliseconds: 20])]
+        }
     ) { lanes, _, parameters in
         let (timers, window) = (parameters[.timers], UInt64(parameters[.windowMilliseconds]) * 1_000_000)
         let overhead = UInt64(BenchClock.overhead)

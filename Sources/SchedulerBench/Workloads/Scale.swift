@@ -14,9 +14,12 @@ public enum Scale: String, Sendable, CaseIterable {
     /// How many rounds a cell gets at this scale, and how long each lasts.
     public var roundPolicy: RoundPolicy {
         switch self {
-        case .full: RoundPolicy(rounds: 9, minimumRoundSeconds: 0.2, maximumRounds: 21, targetSpread: 0.1, extraSeconds: 40)
-        case .quick: RoundPolicy(rounds: 3, minimumRoundSeconds: 0.02, maximumRounds: 3, targetSpread: 0.1, extraSeconds: 0)
-        case .smoke: RoundPolicy(rounds: 1, minimumRoundSeconds: 0, maximumRounds: 1, targetSpread: 0.1, extraSeconds: 0)
+        case .full:
+            RoundPolicy(rounds: 9, minimumRoundSeconds: 0.2, maximumRounds: 21, targetSpread: 0.1, extraSeconds: 40)
+        case .quick:
+            RoundPolicy(rounds: 3, minimumRoundSeconds: 0.02, maximumRounds: 3, targetSpread: 0.1, extraSeconds: 0)
+        case .smoke:
+            RoundPolicy(rounds: 1, minimumRoundSeconds: 0, maximumRounds: 1, targetSpread: 0.1, extraSeconds: 0)
         }
     }
 }
@@ -42,7 +45,8 @@ public struct RoundPolicy: Sendable, Equatable, CustomStringConvertible {
         var text = "\(rounds) rounds"
         if minimumRoundSeconds > 0 { text += " of at least \(Int(minimumRoundSeconds * 1000)) ms" }
         if maximumRounds > rounds && extraSeconds > 0 {
-            text += ", up to \(maximumRounds) while an interval is wider than \(Int(targetSpread * 100)) % "
+            text +=
+                ", up to \(maximumRounds) while an interval is wider than \(Int(targetSpread * 100)) % "
                 + "(at most \(Int(extraSeconds)) s of extra rounds)"
         }
         return text

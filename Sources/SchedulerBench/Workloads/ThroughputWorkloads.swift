@@ -46,7 +46,9 @@ extension Workload {
         id: .producers, name: "producers", summary: "P producer threads onto one serial scheduler",
         requires: [.serial, .asynchronous], metrics: [.nsPerTask],
         configurations: { scale in
-            [1, 2, 4, 8].map { Parameters([.producers: $0, .tasks: scale.size(full: 40_000, quick: 4_000, smoke: 160)]) }
+            [1, 2, 4, 8].map {
+                Parameters([.producers: $0, .tasks: scale.size(full: 40_000, quick: 4_000, smoke: 160)])
+            }
         }
     ) { lanes, _, parameters in
         let (producers, tasks) = (parameters[.producers], parameters[.tasks])
@@ -58,7 +60,9 @@ extension Workload {
             for _ in 0..<share { lane.submit { done.tick() } }
         }
         done.wait()
-        return RoundResult(values: [.nsPerTask: nanosecondsPer(tasks, from: start.load(ordering: .relaxed), to: Clock.now())])
+        return RoundResult(values: [
+            .nsPerTask: nanosecondsPer(tasks, from: start.load(ordering: .relaxed), to: Clock.now())
+        ])
     }
 
     /// W3: one producer spreads tasks round-robin over M serial schedulers of one instance (one pool).
@@ -66,7 +70,9 @@ extension Workload {
         id: .fanOut, name: "fan-out", summary: "one producer, tasks round-robin over M serial schedulers on one pool",
         requires: [.serial, .asynchronous], metrics: [.nsPerTask],
         configurations: { scale in
-            [1, 16, 1_000].map { Parameters([.schedulers: $0, .tasks: scale.size(full: 50_000, quick: 5_000, smoke: 200)]) }
+            [1, 16, 1_000].map {
+                Parameters([.schedulers: $0, .tasks: scale.size(full: 50_000, quick: 5_000, smoke: 200)])
+            }
         }
     ) { lanes, _, parameters in
         let (count, tasks) = (parameters[.schedulers], parameters[.tasks])

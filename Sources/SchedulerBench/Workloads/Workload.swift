@@ -67,10 +67,12 @@ public struct Workload: Sendable {
     let configurations: @Sendable (Scale) -> [Parameters]
     let body: @Sendable (_ lanes: LaneGroup, _ backend: Backend, _ parameters: Parameters) -> RoundResult
 
-    init(id: WorkloadID, name: String, summary: String, requires: Capabilities, metrics: [Metric],
-         measuredOnce: Bool = false, allocationProbe: AllocationProbe? = nil,
-         configurations: @escaping @Sendable (Scale) -> [Parameters],
-         body: @escaping @Sendable (LaneGroup, Backend, Parameters) -> RoundResult) {
+    init(
+        id: WorkloadID, name: String, summary: String, requires: Capabilities, metrics: [Metric],
+        measuredOnce: Bool = false, allocationProbe: AllocationProbe? = nil,
+        configurations: @escaping @Sendable (Scale) -> [Parameters],
+        body: @escaping @Sendable (LaneGroup, Backend, Parameters) -> RoundResult
+    ) {
         self.id = id
         self.name = name
         self.summary = summary

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Foundation
 import SchedulerKit
 import Synchronization
 import ToolSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Counts finished tasks down to zero and wakes the waiter once, when the last one finishes.
 final class Countdown: Sendable {

@@ -15,8 +15,10 @@ final class EarlyTimerScheduler: TimedScheduler {
         inner.schedule(at: deadline - .milliseconds(5), work)
     }
 
-    func schedule(at start: SchedulerTime, every interval: Duration, leeway: Duration,
-                  _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+    func schedule(
+        at start: SchedulerTime, every interval: Duration, leeway: Duration,
+        _ work: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
         inner.schedule(at: start, every: interval, leeway: leeway, work)
     }
 }

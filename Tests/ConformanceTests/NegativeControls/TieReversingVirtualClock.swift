@@ -30,7 +30,8 @@ final class TieReversingVirtualClock: VirtualTimeDriver {
 
         mutating func insert(_ entry: Entry, at due: SchedulerTime) {
             if buckets[due] == nil {
-                var low = 0, high = dues.count
+                var low = 0
+                var high = dues.count
                 while low < high {
                     let middle = (low + high) / 2
                     if dues[middle] > due { low = middle + 1 } else { high = middle }
@@ -63,8 +64,10 @@ final class TieReversingVirtualClock: VirtualTimeDriver {
         return task
     }
 
-    func schedule(at start: SchedulerTime, every interval: Duration, leeway: Duration,
-                  _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+    func schedule(
+        at start: SchedulerTime, every interval: Duration, leeway: Duration,
+        _ work: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
         let repeating = RepeatingWork(work)
         state.withLock { $0.insert(.tick(repeating, interval: interval), at: max(start, $0.now)) }
         return repeating
@@ -93,7 +96,9 @@ final class TieReversingVirtualClock: VirtualTimeDriver {
                 if Schedulers.performAsCurrent(self, { task.run() }) { return true }
             case .tick(let repeating, let interval):
                 let tick = Schedulers.performAsCurrent(self) { repeating.runTick() }
-                if tick.goesOn { state.withLock { $0.insert(.tick(repeating, interval: interval), at: due + interval) } }
+                if tick.goesOn {
+                    state.withLock { $0.insert(.tick(repeating, interval: interval), at: due + interval) }
+                }
                 if countsTicksThatEnd ? tick.ran : tick.goesOn { return true }
             }
         }
