@@ -58,8 +58,11 @@ public struct AllocationProbe: Sendable {
 /// which counts every actor workload of the run on every backend and prints the per-round values; the parent adds
 /// them to its cells. Counting needs no allocator hooks, and the timed rounds keep their thread caches.
 public enum AllocationPass {
-    /// Counted rounds per cell (each a baseline and a full run of the workload's units).
-    static func rounds(_ scale: Scale) -> Int { scale == .smoke ? 1 : 3 }
+    /// Counted rounds per cell (each a baseline and a full run of the workload's units). Seven, because a round
+    /// now and then counts a timing-dependent extra (Dispatch refilling its continuation cache, the cooperative pool
+    /// starting a thread) or loses one to the baseline: the median of seven stays exact unless four of them do, so
+    /// `bench check` can gate on it. A round costs milliseconds.
+    static func rounds(_ scale: Scale) -> Int { scale == .smoke ? 1 : 7 }
 
     static let columns = ["workload", "parameters", "backend", "metric", "value"]
 
