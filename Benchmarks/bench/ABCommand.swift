@@ -52,7 +52,6 @@ struct ABCommand: ParsableCommand {
         request.scale = full ? .full : .quick
         request.budgetSeconds = budget
         request.minimumPairs = pairs
-        request.maximumPairs = max(pairs, 40)
         request.minimumEffect = minEffect
         request.cpus = try Selection.cpus(cpus)
         request.output = output

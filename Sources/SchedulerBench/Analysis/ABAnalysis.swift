@@ -2,7 +2,7 @@
 ///
 /// Each process gives a figure per cell (the median of its rounds). Each pair gives the ratio B/A of its two
 /// processes, so whatever the machine did around that pair hits both; the cell's verdict rests on the median of those
-/// ratios and its bootstrap interval across pairs. A difference smaller than `minimumEffect` is never claimed: with
+/// ratios and its distribution-free interval across pairs (order statistics, `Docs/Statistics.md`). A difference smaller than `minimumEffect` is never claimed: with
 /// enough pairs, the interval of a build against itself lies inside that band ("same"). The interval is a 99 % one,
 /// because `bench ab` looks again after every pair and stops once it can tell: each look is one more chance to be
 /// fooled, and a 95 % interval looked at thirty times errs more often than one time in twenty.

@@ -2,7 +2,7 @@
 /// when the rounds fall into two clusters.
 public struct SampleSummary: Sendable, Equatable {
     public var count: Int
-    /// The median of the rounds and its 95 % bootstrap interval.
+    /// The median of the rounds and its 95 % distribution-free interval (order statistics).
     public var median: Estimate
     public var min: Double
     public var max: Double

@@ -91,7 +91,7 @@ public enum Statistics {
         return medianEstimate(ratios, confidence: confidence)
     }
 
-    /// The median of the per-round differences `a[i] − b[i]`, with an interval from resampling pairs.
+    /// The median of the per-round differences `a[i] − b[i]`, with its distribution-free interval.
     public static func pairedDifference(_ a: [Double], minus b: [Double], confidence: Double = 0.95) -> Estimate? {
         let differences = zip(a, b).map { $0 - $1 }
         guard !differences.isEmpty else { return nil }

@@ -18,7 +18,9 @@ public struct ABRequest: Sendable {
     public var budgetSeconds: Double = 300
     /// A 99 % interval of a median needs 8 pairs (see ``ABAnalysis``).
     public var minimumPairs = 8
-    public var maximumPairs = 40
+    /// No cap of its own: the budget decides how many pairs a noisy cell gets (on a noisy machine a change of
+    /// 10–15 % needs far more pairs than a quiet one to clear the ±5 % band).
+    public var maximumPairs = ABRequest.pairsRange.upperBound
     /// Differences smaller than this fraction are never claimed.
     public var minimumEffect = 0.05
     public var cpus: CPUSet?

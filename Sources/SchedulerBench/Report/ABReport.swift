@@ -63,11 +63,11 @@ extension ABAnalysis {
         - each process: `bench run` at \(request.scale.rawValue) scale\(request.rounds.map { ", \($0) rounds" } ?? ""); pairs alternate A B / B A
 
         A cell's figure in a process is the median of its rounds; a pair's ratio is B/A of its two processes. The
-        verdict rests on the median of the pairs' ratios and its 99 % bootstrap interval (99 %, not 95 %: `bench ab`
+        verdict rests on the median of the pairs' ratios and its 99 % distribution-free interval (99 %, not 95 %: `bench ab`
         looks again after every pair and stops once it can tell): **faster**/**slower** when
         the whole interval lies beyond ±\(Format.short(minimumEffect * 100)) %, **same** when it lies inside,
         **undecided**
-        otherwise (run more pairs with `--pairs`, pin with `--cpus`, or use a quieter machine).
+        otherwise (more pairs with a longer `--budget` or a narrower selection, pin with `--cpus`, or use a quieter machine).
 
         ```
         \(render())
