@@ -16,8 +16,8 @@ public enum Interruption {
         var sources: [any DispatchSourceSignal] = []
     }
 
-    // @unchecked Sendable: `Process` is not Sendable, but the registry only stores them and calls `terminate()`, which
-    // Foundation allows from any thread; every access goes through the mutex.
+    // Why sharing it is safe: `Process` is not Sendable, but the registry only stores processes and calls
+    // `terminate()`, which Foundation allows from any thread; every access goes through the mutex.
     private final class Registry: @unchecked Sendable {
         let state = Mutex(State())
     }
