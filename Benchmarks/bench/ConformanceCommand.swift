@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SchedulerConformance
 import SchedulerConformanceNIO
+import SchedulerKit
 import ToolSupport
 
 /// `bench conformance`: every conformance rule on every built-in backend and on the SwiftNIO adapters, written to
@@ -27,6 +28,10 @@ struct ConformanceCommand: ParsableCommand {
     @Option(name: .long, parsing: .upToNextOption, help: "Only these backends (e.g. TestScheduler); default: all.")
     var backend: [String] = []
 
+    /// Set by the parent: run the given rules on the one given backend in this process and print result lines.
+    @Flag(name: .long, help: .hidden)
+    var child = false
+
     /// The built-in backends, then the SwiftNIO adapters.
     static let backends = ConformanceBackend.builtIn + ConformanceBackend.nio
 
@@ -36,6 +41,7 @@ struct ConformanceCommand: ParsableCommand {
             throw ValidationError(
                 "unknown rule '\(unknown)'; known: \(ConformanceRules.all.map(\.id).joined(separator: " "))")
         }
+        if child && backend.count != 1 { throw ValidationError("--child takes exactly one --backend") }
         let names = Set(Self.backends.map(\.name))
         if let unknown = backend.first(where: { !names.contains($0) }) {
             throw ValidationError(
@@ -46,7 +52,18 @@ struct ConformanceCommand: ParsableCommand {
     func run() throws {
         let rules = rule.isEmpty ? ConformanceRules.all : ConformanceRules.all.filter { rule.contains($0.id) }
         let backends = backend.isEmpty ? Self.backends : Self.backends.filter { backend.contains($0.name) }
-        let results = ConformanceReport.run(rules: rules, backends: backends) { result, done, total in
+        if child {
+            // The checks run on a thread of their own while this (main) thread serves the main queue, which
+            // MainThreadScheduler runs its work on; nothing else would drain it in a program with a synchronous main.
+            let ids = rules.map(\.id)
+            Self.servingMainQueue { IsolatedRun.runInChild(backend: backends[0], ruleIDs: ids) }
+            return
+        }
+        // Each backend's checks run in child processes of this executable, so a crash fails one rule, not the run.
+        let results = try IsolatedRun.runAll(
+            rules: rules, backends: backends, executable: "/proc/self/exe",
+            arguments: { ["conformance", "--child", "--backend", $0, "--rule"] + $1 }
+        ) { result, done, total in
             FileHandle.standardError.write(
                 Data(
                     "\r[\(done)/\(total)] \(result.ruleID) · \(result.backendName): \(result.outcome.label)\u{1B}[K"
@@ -80,6 +97,21 @@ struct ConformanceCommand: ParsableCommand {
                 + "; wrote \(directory.path)/conformance.csv and CONFORMANCE.md")
         // Only a failure nobody expected is a regression.
         if failures.count > byDesign.count { throw ExitCode(1) }
+    }
+
+    /// Runs `body` on a new thread and pumps the main run loop (and so the main queue) until it returns.
+    static func servingMainQueue<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
+        let result = Locked<R?>(nil)
+        let worker = Thread {
+            let value = body()
+            result.withLock { $0 = value }
+        }
+        worker.stackSize = 8 << 20
+        worker.start()
+        while true {
+            if let value = result.withLock({ $0 }) { return value }
+            RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.01))
+        }
     }
 
     private func commandLine() -> String {

@@ -1,10 +1,12 @@
 import Dispatch
+import Foundation
 import SchedulerKit
 
 extension ConformanceBackend {
     /// One backend per SchedulerKit scheduler, with the rules each one honestly does not keep.
     public static let builtIn: [ConformanceBackend] = [
-        immediate, subscription, dispatchQueue, threadPool, operationQueue, testScheduler,
+        immediate, subscription, dispatchQueue, threadPool, operationQueue, testScheduler, mainThread,
+        concurrentDispatchQueue, threadPoolConcurrent, operationQueueConcurrent, callerOwnedOperationQueue,
     ]
 
     public static let immediate = ConformanceBackend(
@@ -64,5 +66,59 @@ extension ConformanceBackend {
         pendingWorkOnRelease: .dropped
     ) {
         ConformanceSession(makeScheduler: { TestScheduler(name: "conformance") })
+    }
+
+    /// Checks call it from threads other than the main queue, so they judge its queued path; its inline path has
+    /// unit tests of its own (`MainThreadSchedulerTests`).
+    public static let mainThread = ConformanceBackend(
+        name: "MainThreadScheduler", traits: MainThreadScheduler.traits,
+        declarations: Dictionary(
+            uniqueKeysWithValues: ExecutorRules.all.map {
+                (
+                    $0.id,
+                    "Runs work inline when called on the main queue with nothing of its own queued, so an actor on it would run a job on the stack of the code that enqueued it; an executor must run jobs later (use DispatchQueueScheduler.main)."
+                )
+            })
+    ) {
+        ConformanceSession(makeScheduler: { Schedulers.mainThread })
+    }
+
+    public static let concurrentDispatchQueue = ConformanceBackend(
+        name: "ConcurrentDispatchQueueScheduler", traits: ConcurrentDispatchQueueScheduler.traits,
+        declarations: [
+            "P2":
+                "libdispatch brings up more threads for a concurrent queue when its blocks block, and nothing bounds how many of them run one queue's blocks: the width is what it reaches, not a limit (checked: 3 tasks that wait for one another ran all at once on 2 cores in 4 of 5 trials)."
+        ]
+    ) {
+        ConformanceSession(makeScheduler: { ConcurrentDispatchQueueScheduler(name: "conformance") })
+    }
+
+    /// Width 2 on a private pool of 3 threads, beside a serial scheduler of the same pool in some checks.
+    public static let threadPoolConcurrent = ConformanceBackend(
+        name: "ThreadPoolConcurrentScheduler", traits: ThreadPoolConcurrentScheduler.traits
+    ) {
+        let pool = ThreadPool(threadCount: 3, name: "conformance-pool")
+        return ConformanceSession(
+            makeScheduler: { pool.makeConcurrentScheduler(name: "conformance", width: 2) },
+            tearDown: { pool.shutdown() })
+    }
+
+    public static let operationQueueConcurrent = ConformanceBackend(
+        name: "OperationQueueScheduler (width 2)", traits: OperationQueueScheduler.concurrentTraits
+    ) {
+        ConformanceSession(makeScheduler: {
+            OperationQueueScheduler(name: "conformance", maxConcurrentOperationCount: 2)
+        })
+    }
+
+    /// A serial queue the caller owns and shares: the check's schedulers all add to one queue, at high priority.
+    public static let callerOwnedOperationQueue = ConformanceBackend(
+        name: "OperationQueueScheduler (caller's queue)", traits: OperationQueueScheduler.traits
+    ) {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        return ConformanceSession(makeScheduler: {
+            OperationQueueScheduler(name: "conformance", operationQueue: queue, queuePriority: .high)
+        })
     }
 }

@@ -11,6 +11,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
     case virtualTime = "V"
     case lifecycle = "L"
     case executor = "E"
+    case parallelism = "P"
 
     public var title: String {
         switch self {
@@ -22,6 +23,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
         case .virtualTime: "Virtual time"
         case .lifecycle: "Lifecycle"
         case .executor: "Executors (actors and tasks on a scheduler)"
+        case .parallelism: "Parallelism (concurrent schedulers)"
         }
     }
 }

@@ -2,7 +2,7 @@
 public enum ConformanceRules {
     public static let all: [ConformanceRule] =
         SerialRules.all + CancellationRules.all + CurrentSchedulerRules.all + RecursionRules.all
-        + TimeRules.all + VirtualTimeRules.all + LifecycleRules.all + ExecutorRules.all
+        + TimeRules.all + VirtualTimeRules.all + LifecycleRules.all + ExecutorRules.all + ParallelismRules.all
 
     public static func rule(_ id: String) -> ConformanceRule? { all.first { $0.id == id } }
 }

@@ -7,6 +7,7 @@ import ToolSupport
 enum LifecycleRules {
     static let all: [ConformanceRule] = [
         exactlyOnce, refusedAfterShutdown, idempotentShutdown, farTimers, releasedWithPending,
+        nothingStartsAfterShutdown,
     ]
 
     static func makeShutdownScheduler(_ context: ConformanceContext) throws -> any ShutdownScheduler {
@@ -236,5 +237,55 @@ enum LifecycleRules {
             "the pending work's capture was still alive 2 s after the work \(policy == .runs ? "ran" : "was dropped")")
         try require(released.isNil, "the released scheduler was still alive 2 s later")
         return "pending work \(policy.rawValue)" + (singleton ? "; shared instance, never released" : "")
+    }
+
+    static let nothingStartsAfterShutdown = ConformanceRule(
+        id: "L6", family: .lifecycle,
+        statement:
+            "Once shutdown() has begun, no task that has not started starts, also one in a batch a worker has already taken: of 100 tasks queued behind a task that lasts until shutdown, and 10 000 more from 4 threads, at most one per thread starts after isShutDown turns true (one a worker was already starting).",
+        why:
+            "Shutdown is how a caller stops work it no longer wants (a closed connection, a torn-down screen); tasks that still start afterwards touch state that is being torn down.",
+        catches:
+            "ThreadPool finished the batch of up to 128 tasks a worker had taken: 101 to 246 tasks started after shutdown() in 3 of 5 trials (negative control: shutdown lets queued work run).",
+        requires: .shutdown
+    ) { context in
+        let scheduler = try makeShutdownScheduler(context)
+        let startedLate = Shared([UInt: Int]())
+        let record: @Sendable () -> Void = {
+            if scheduler.isShutDown { startedLate.update { $0[currentThreadID(), default: 0] += 1 } }
+        }
+        // A holder keeps the scheduler busy until the gate and the tasks behind it are queued, so they go into one
+        // batch; the gate then lasts until shutdown has begun.
+        let queued = Atomic<Bool>(false)
+        let gateStarted = Atomic<Bool>(false)
+        scheduler.schedule { poll(upTo: .seconds(30)) { queued.load(ordering: .acquiring) } }
+        scheduler.schedule {
+            gateStarted.store(true, ordering: .releasing)
+            poll(upTo: .seconds(30)) { scheduler.isShutDown }
+        }
+        let behind = 100
+        for _ in 0..<behind { scheduler.schedule(record) }
+        queued.store(true, ordering: .releasing)
+        poll(upTo: .seconds(30)) { gateStarted.load(ordering: .acquiring) }
+        try require(gateStarted.load(ordering: .acquiring), "the gate task did not start within 30 s")
+        let shutdownReturned = DispatchSemaphore(value: 0)
+        Producers.run(4) { producer in
+            for index in 0..<2_500 {
+                scheduler.schedule(record)
+                if producer == 0 && index == 1_000 {
+                    scheduler.shutdown()
+                    shutdownReturned.signal()
+                }
+            }
+        }
+        try require(wait(shutdownReturned), "shutdown() did not return within 30 s")
+        usleep(20_000)
+        let late = startedLate.value
+        let worst = late.values.max() ?? 0
+        try require(
+            worst <= 1,
+            "\(late.values.reduce(0, +)) tasks started after shutdown had begun, up to \(worst) on one thread (\(late.count) threads)"
+        )
+        return "\(late.values.reduce(0, +)) started as shutdown began, on \(late.count) threads"
     }
 }

@@ -115,12 +115,13 @@ enum TimeRules {
 
     static let equalDeadlines = ConformanceRule(
         id: "T4", family: .time,
-        statement: "Tasks run by deadline, then submission order: 1 000 tasks with one deadline run FIFO.",
+        statement:
+            "Tasks run by deadline, then submission order: 1 000 tasks with one deadline run FIFO (serial schedulers: on a concurrent one they start in that order but may finish in any).",
         why:
             "Two timers set for the same moment must fire in the order they were set, or tests of debounce and throttle flicker.",
         catches:
             "pointfreeco/swift-composable-architecture#94 and #97 (test-scheduler timers due at the same moment fired in the wrong order).",
-        requires: .timed
+        requires: [.timed, .serial]
     ) { context in
         let scheduler = try context.makeTimedScheduler()
         let count = 1_000

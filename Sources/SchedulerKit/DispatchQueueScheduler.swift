@@ -11,9 +11,9 @@ import Foundation
 /// - Plain work: the task node goes into a lock-free FIFO (``TaskQueue``) and the queue gets one `async` of a
 ///   block made once per scheduler, which runs the oldest node. The serial queue runs those blocks in order, so the
 ///   n-th block runs the n-th node; scheduling allocates only the node (raw `async` allocates a block per call).
-/// - Delayed work waits in a (deadline, sequence) heap behind one Dispatch timer armed at the earliest deadline,
-///   because `asyncAfter` runs equal deadlines in no particular order. Deadlines are on `CLOCK_MONOTONIC`, which is
-///   Dispatch's uptime clock, never the wall clock.
+/// - Delayed work waits in a (deadline, sequence) heap behind one Dispatch timer armed at the earliest deadline
+///   (``DispatchTimerHeap``), because `asyncAfter` runs equal deadlines in no particular order. Deadlines are on
+///   `CLOCK_MONOTONIC`, which is Dispatch's uptime clock, never the wall clock.
 /// - Repeating work is a fixed-rate `DispatchSourceTimer` with leeway on the private queue: missed ticks coalesce and
 ///   ticks never overlap. Dropping its handle does not stop it; only `cancel()` does.
 /// - Pending work (plain, delayed or repeating) keeps the scheduler alive and runs: releasing the scheduler drops
@@ -24,20 +24,13 @@ public final class DispatchQueueScheduler: TimedScheduler {
     public let name: String
     /// The private serial queue tasks run on.
     public let queue: DispatchQueue
-    private let timers = Locked(DelayedWork())
     /// Nodes waiting for their `async`; the serial queue is the single consumer.
     private let pending = TaskQueue()
     /// Runs the oldest pending node. Made once: a block stored as a block is only retained by `async`, not copied.
     /// nonisolated(unsafe): written once in `init`, before the scheduler is shared, and only read afterwards.
     nonisolated(unsafe) private var runOldest: (@Sendable @convention(block) () -> Void)!
-
-    private struct DelayedWork {
-        var queue = TimerQueue<ScheduledWork>()
-        var source: TimerSource?
-        var armedAt = SchedulerTime.distantFuture
-        /// Holds the scheduler alive while delayed work is pending (the source's handler only captures it weakly).
-        var keepAlive: DispatchQueueScheduler?
-    }
+    /// nonisolated(unsafe): written once in `init`, before the scheduler is shared, and only read afterwards.
+    nonisolated(unsafe) private var timers: DispatchTimerHeap!
 
     /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
     public static let traits: SchedulerTraits = [
@@ -52,6 +45,11 @@ public final class DispatchQueueScheduler: TimedScheduler {
         self.queue = DispatchQueue(label: name, qos: qos, target: targetQueue ?? .global())
         // unowned(unsafe): every `async` of this block holds a +1 on the scheduler until the block has run.
         runOldest = { [unowned(unsafe) self] in self.runOldestPending() }
+        // unowned: the heap is the scheduler's, and pending delayed work keeps the scheduler alive. The timer fires
+        // on the private queue, so a due task runs right there.
+        timers = DispatchTimerHeap(
+            queue: queue, enqueue: { [unowned self] in self.enqueue($0) },
+            fire: { [unowned self] task in _ = Schedulers.performAsCurrent(self) { task.run() } })
     }
 
     public var now: SchedulerTime { .monotonicNow() }
@@ -83,23 +81,7 @@ public final class DispatchQueueScheduler: TimedScheduler {
     @discardableResult
     public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let task = ScheduledWork(work)
-        timers.withLock { timers in
-            let now = SchedulerTime.monotonicNow()
-            if deadline <= now {
-                // Due already: it is queued now, like `schedule`, but after delayed work that came due before it
-                // and still waits for the timer handler, so equal deadlines stay FIFO when the timer runs late.
-                while let due = timers.queue.popDue(at: now) { enqueue(due.payload) }
-                enqueue(task)
-                return
-            }
-            timers.queue.insert(task, at: deadline)
-            timers.queue.purgeIfGrown { $0.isCancelled }
-            timers.keepAlive = self
-            if deadline < timers.armedAt {
-                timers.armedAt = deadline
-                timerSource(&timers).schedule(deadline: deadline.dispatchTime, leeway: .nanoseconds(0))
-            }
-        }
+        timers.schedule(task, at: deadline, owner: self)
         return task
     }
 
@@ -107,67 +89,7 @@ public final class DispatchQueueScheduler: TimedScheduler {
     public func schedule(
         at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
     ) -> any Cancellable {
-        ArgumentCheck.repeating(interval: interval, leeway: leeway)
-        let repeating = RepeatingWork(work)
-        let source = TimerSource(queue: queue)
-        source.timer.schedule(
-            deadline: start.dispatchTime,
-            repeating: .nanoseconds(Int(interval.nanosecondsChecked(argument: "interval"))),
-            leeway: .nanoseconds(Int(leeway.nanosecondsChecked(argument: "leeway")))
-        )
-        // The handler keeps the scheduler and the work alive until the repetition ends; ending cancels the source,
-        // which releases the handler. So dropping the handle never stops the ticks.
-        // Dispatch coalesces missed ticks, but under load it can still deliver a late tick and then another for a
-        // grid slot already served; the handler runs one tick per slot of `start + k·interval` and skips the rest.
-        let step = interval.nanosecondsChecked(argument: "interval")
-        let lastSlot = Locked<Int64>(-1)
-        source.timer.setEventHandler { [self] in
-            let elapsed = SchedulerTime.monotonicNow().nanoseconds - start.nanoseconds
-            guard elapsed >= 0 else { return }
-            let slot = elapsed / step
-            guard
-                lastSlot.withLock({ last in
-                    defer { last = max(last, slot) }
-                    return slot > last
-                })
-            else { return }
-            Schedulers.performAsCurrent(self) { _ = repeating.runTick() }
-        }
-        repeating.setOnEnd { source.timer.cancel() }
-        source.timer.resume()
-        return repeating
-    }
-
-    private func timerSource(_ timers: inout DelayedWork) -> any DispatchSourceTimer {
-        if let source = timers.source { return source.timer }
-        let source = TimerSource(queue: queue)
-        source.timer.setEventHandler { [weak self] in self?.runDueTimers() }
-        source.timer.resume()
-        timers.source = source
-        return source.timer
-    }
-
-    /// Runs on `queue` when the timer fires: every due task in (deadline, sequence) order, then re-arms.
-    private func runDueTimers() {
-        let now = SchedulerTime.monotonicNow()
-        while true {
-            let next: ScheduledWork? = timers.withLock { timers in
-                if let entry = timers.queue.popDue(at: now) { return entry.payload }
-                timers.armedAt = timers.queue.earliestDeadline ?? .distantFuture
-                if let deadline = timers.queue.earliestDeadline {
-                    timers.source?.timer.schedule(deadline: deadline.dispatchTime, leeway: .nanoseconds(0))
-                } else {
-                    timers.keepAlive = nil
-                }
-                return nil
-            }
-            guard let next else { return }
-            Schedulers.performAsCurrent(self) { next.run() }
-        }
-    }
-
-    deinit {
-        timers.withLock { $0.source?.timer.cancel() }
+        dispatchRepeating(on: queue, scheduler: self, at: start, every: interval, leeway: leeway, work)
     }
 }
 
@@ -185,16 +107,4 @@ extension DispatchQueueScheduler {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         RunLoop.main.run(until: Date(timeIntervalSinceNow: seconds))
     }
-}
-
-/// A Dispatch timer source that can cross threads.
-// @unchecked Sendable: Dispatch sources are thread-safe objects; `schedule`, `cancel` and friends may be called from
-// any thread.
-final class TimerSource: @unchecked Sendable {
-    let timer: any DispatchSourceTimer
-    init(queue: DispatchQueue) { timer = DispatchSource.makeTimerSource(queue: queue) }
-}
-
-extension SchedulerTime {
-    var dispatchTime: DispatchTime { DispatchTime(uptimeNanoseconds: UInt64(nanoseconds)) }
 }

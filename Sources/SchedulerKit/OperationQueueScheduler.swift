@@ -1,8 +1,15 @@
 import Foundation
 import Synchronization
 
-/// RxSwift's `OperationQueueScheduler` made serial: an `OperationQueue` with `maxConcurrentOperationCount = 1`.
+/// RxSwift's `OperationQueueScheduler`: an `OperationQueue`, serial by default (`maxConcurrentOperationCount = 1`),
+/// concurrent with a width above one, or a queue the caller owns (say `OperationQueue.main`, or a queue shared with
+/// other code), whose `maxConcurrentOperationCount` is the width.
 ///
+/// - Width 1 keeps the serial promises (``SchedulerTraits/serial``); a larger width is ``SchedulerTraits/concurrent``:
+///   up to `width` tasks at once, and `scheduleRecursive` steps and repeating ticks still one at a time. The width is
+///   read once: do not change the queue's `maxConcurrentOperationCount` afterwards.
+/// - Every operation gets the scheduler's `queuePriority`, so work of several schedulers on one shared queue is
+///   ordered by priority first, as `Operation` orders it.
 /// - Cancelling a task that has not started cancels its `Operation` too (real `Operation` cancellation), so the
 ///   queue drops it; the task's own atomic state keeps `cancel()` truthful when it races the start.
 /// - `OperationQueue` has no timers. Delayed work waits on a shared Dispatch timekeeper (a ``DispatchQueueScheduler``,
@@ -11,26 +18,53 @@ import Synchronization
 ///   a tick that comes due while the previous one is still queued or running is coalesced.
 /// - Operations run on Dispatch's shared worker threads, each submitted on its own, so busy queues take turns with
 ///   other work on those threads (conformance rule S6), which a serial `DispatchQueue` does not.
-public final class OperationQueueScheduler: TimedScheduler {
+public final class OperationQueueScheduler: TimedScheduler, ConcurrentScheduler {
     public let name: String
     public let operationQueue: OperationQueue
+    /// The queue's `maxConcurrentOperationCount` when the scheduler was made.
+    public let width: Int
+    /// Given to every operation this scheduler adds.
+    public let queuePriority: Operation.QueuePriority
 
     /// Keeps time for every operation-queue scheduler.
     private static let timekeeper = DispatchQueueScheduler(name: "operation-queue-timekeeper")
 
-    public init(name: String) {
-        self.name = name
-        operationQueue = OperationQueue()
-        operationQueue.name = name
-        operationQueue.maxConcurrentOperationCount = 1
+    /// On a private queue that runs up to `maxConcurrentOperationCount` operations at once (1: serial).
+    public convenience init(
+        name: String, maxConcurrentOperationCount: Int = 1, queuePriority: Operation.QueuePriority = .normal
+    ) {
+        precondition(
+            maxConcurrentOperationCount > 0,
+            "OperationQueueScheduler(maxConcurrentOperationCount:): must be > 0, got \(maxConcurrentOperationCount)")
+        let queue = OperationQueue()
+        queue.name = name
+        queue.maxConcurrentOperationCount = maxConcurrentOperationCount
+        self.init(name: name, operationQueue: queue, queuePriority: queuePriority)
     }
 
-    /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
+    /// On a queue the caller owns and may share. Its `maxConcurrentOperationCount` must be set (not the default,
+    /// which leaves the width to the system and so promises none).
+    public init(name: String, operationQueue: OperationQueue, queuePriority: Operation.QueuePriority = .normal) {
+        let width = operationQueue.maxConcurrentOperationCount
+        precondition(
+            width > 0,
+            "OperationQueueScheduler(operationQueue:): set the queue's maxConcurrentOperationCount (got \(width)) first"
+        )
+        self.name = name
+        self.operationQueue = operationQueue
+        self.width = width
+        self.queuePriority = queuePriority
+    }
+
+    /// The promises a scheduler of this type keeps at width 1 (see ``SchedulerTraits``).
     public static let traits: SchedulerTraits = [
         .serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads,
     ]
 
-    public var traits: SchedulerTraits { Self.traits }
+    /// The promises it keeps at a larger width.
+    public static let concurrentTraits: SchedulerTraits = traits.subtracting(.serial).union(.concurrent)
+
+    public var traits: SchedulerTraits { width == 1 ? Self.traits : Self.concurrentTraits }
 
     public var now: SchedulerTime { .monotonicNow() }
 
@@ -63,11 +97,12 @@ public final class OperationQueueScheduler: TimedScheduler {
             guard !repeating.isCancelled,
                 tickInFlight.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
             else { return }
-            operationQueue.addOperation(
-                TaskOperation(scheduler: self) {
-                    repeating.runTick()
-                    tickInFlight.store(false, ordering: .releasing)
-                })
+            let tick = TaskOperation(scheduler: self) {
+                repeating.runTick()
+                tickInFlight.store(false, ordering: .releasing)
+            }
+            tick.queuePriority = queuePriority
+            operationQueue.addOperation(tick)
         }
         repeating.setOnEnd { timer.cancel() }
         return repeating
@@ -78,6 +113,7 @@ public final class OperationQueueScheduler: TimedScheduler {
         // cycle that leaks every finished task (and keeps the scheduler alive through the operation).
         let task = handle.task
         let operation = TaskOperation(scheduler: self) { task.run() }
+        operation.queuePriority = queuePriority
         handle.setOperation(operation)
         operationQueue.addOperation(operation)
     }

@@ -1,6 +1,6 @@
 /// A timer heap entry: one-shot work, or the next tick of repeating work.
 enum PoolTimer {
-    case once(ThreadPoolScheduler, ScheduledWork)
+    case once(PoolLane, ScheduledWork)
     case tick(PoolRepeating)
 
     var isDead: Bool {
@@ -18,14 +18,14 @@ enum PoolTimer {
     }
 
     /// The task to queue when the entry is due (nil if cancelled).
-    func task(due: SchedulerTime, core: ThreadPoolCore) -> (ThreadPoolScheduler, ScheduledWork?) {
+    func task(due: SchedulerTime, core: ThreadPoolCore) -> (PoolLane, ScheduledWork?) {
         switch self {
-        case .once(let scheduler, let task):
-            return (scheduler, task.isCancelled ? nil : task)
+        case .once(let lane, let task):
+            return (lane, task.isCancelled ? nil : task)
         case .tick(let repeating):
-            guard !repeating.work.isCancelled else { return (repeating.scheduler, nil) }
+            guard !repeating.work.isCancelled else { return (repeating.lane, nil) }
             return (
-                repeating.scheduler,
+                repeating.lane,
                 ScheduledWork { [core] in
                     if repeating.work.runTick().goesOn { core.rearm(repeating, after: due) }
                 }
@@ -36,16 +36,18 @@ enum PoolTimer {
 
 /// Repeating work on a pool: its grid and its place among equal deadlines.
 final class PoolRepeating: Sendable {
-    let scheduler: ThreadPoolScheduler
+    /// Where its ticks run; a tick re-arms the next only after it ran, so ticks never overlap, also on a concurrent
+    /// scheduler.
+    let lane: PoolLane
     let work: RepeatingWork
     let start: SchedulerTime
     let interval: Duration
     let sequence: UInt64
 
     init(
-        scheduler: ThreadPoolScheduler, work: RepeatingWork, start: SchedulerTime, interval: Duration, sequence: UInt64
+        lane: PoolLane, work: RepeatingWork, start: SchedulerTime, interval: Duration, sequence: UInt64
     ) {
-        self.scheduler = scheduler
+        self.lane = lane
         self.work = work
         self.start = start
         self.interval = interval

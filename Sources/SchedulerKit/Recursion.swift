@@ -4,7 +4,9 @@ extension Scheduler {
     /// Recursion is unrolled into iteration: every step is a fresh task, so the stack never grows (on the immediate
     /// scheduler the trampoline runs the next step after the current one returns). Only the pending step is kept,
     /// so memory stays flat however many steps run. `reschedule` may be called later from any thread (an
-    /// asynchronous callback). Cancelling the returned handle stops the recursion within one step: a step that is
+    /// asynchronous callback). Two steps never run at once, also on a concurrent scheduler: there a step asked for
+    /// while another is pending or running is scheduled only once that one has ended (RxSwift's recursive
+    /// scheduler promises the same). Cancelling the returned handle stops the recursion within one step: a step that is
     /// running finishes, no later step starts, and `body` is released.
     @discardableResult
     public func scheduleRecursive(
@@ -23,19 +25,32 @@ final class Recursion: Cancellable {
         var pendingStep: (any Cancellable)?
         /// Counts scheduled steps, so a step that ran inline (immediate scheduler) does not overwrite a later one.
         var generation: UInt64 = 0
+        /// Concurrent schedulers only: a step is scheduled or running, and how many more were asked for meanwhile.
+        var stepOut = false
+        var stepsOwed = 0
     }
     private let scheduler: any Scheduler
     private let state: Locked<State>
+    /// The scheduler may run two tasks at once, so steps are handed to it one at a time.
+    private let oneStepAtATime: Bool
 
     init(scheduler: any Scheduler, body: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void) {
         self.scheduler = scheduler
         self.state = Locked(State(body: body))
+        self.oneStepAtATime = !scheduler.traits.contains(.serial)
     }
 
     func scheduleStep() {
         guard
             let generation = state.withLock({ state -> UInt64? in
                 guard state.body != nil else { return nil }
+                if oneStepAtATime {
+                    if state.stepOut {
+                        state.stepsOwed += 1
+                        return nil
+                    }
+                    state.stepOut = true
+                }
                 state.generation += 1
                 return state.generation
             })
@@ -53,6 +68,14 @@ final class Recursion: Cancellable {
     private func runStep() {
         guard let body = state.withLock({ $0.body }) else { return }
         body { [self] in scheduleStep() }
+        guard oneStepAtATime else { return }
+        let owed = state.withLock { state -> Bool in
+            state.stepOut = false
+            guard state.stepsOwed > 0 else { return false }
+            state.stepsOwed -= 1
+            return true
+        }
+        if owed { scheduleStep() }
     }
 
     func cancel() -> Bool {

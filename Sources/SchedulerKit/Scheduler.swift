@@ -18,6 +18,17 @@ public protocol Scheduler: AnyObject, Sendable {
     @discardableResult func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable
 }
 
+/// A scheduler that runs several of its tasks at once (trait ``SchedulerTraits/concurrent``).
+///
+/// Tasks start in the order they were queued, but may finish in any order: a concurrent scheduler is not serial, so
+/// the state its tasks share needs a lock of its own. Two steps of one `scheduleRecursive` and two ticks of one
+/// repeating task never overlap, whatever the width.
+public protocol ConcurrentScheduler: Scheduler {
+    /// The most tasks that run at the same time. Fixed for the scheduler's life; reached whenever that many are
+    /// ready and the threads underneath are free.
+    var width: Int { get }
+}
+
 /// A scheduler with a monotonic clock, delayed work and repeating work.
 public protocol TimedScheduler: Scheduler {
     /// Monotonic; virtual on ``TestScheduler``.
@@ -76,11 +87,14 @@ public struct SchedulerTraits: OptionSet, Sendable, Hashable, CustomStringConver
     public static let setsCurrent = SchedulerTraits(rawValue: 1 << 8)
     /// Runs tasks on threads it shares with other schedulers or with raw submissions.
     public static let sharedThreads = SchedulerTraits(rawValue: 1 << 9)
+    /// Runs up to ``ConcurrentScheduler/width`` of its tasks at the same time (and reaches that width when that
+    /// many are ready); never two steps of one `scheduleRecursive` or two ticks of one repeating task at once.
+    public static let concurrent = SchedulerTraits(rawValue: 1 << 10)
 
     static let names: [(SchedulerTraits, String)] = [
         (.serial, "serial"), (.asynchronous, "asynchronous"), (.trampoline, "trampoline"), (.timed, "timed"),
         (.repeating, "repeating"), (.fixedRate, "fixed-rate"), (.virtualTime, "virtual-time"), (.shutdown, "shutdown"),
-        (.setsCurrent, "sets-current"), (.sharedThreads, "shared-threads"),
+        (.setsCurrent, "sets-current"), (.sharedThreads, "shared-threads"), (.concurrent, "concurrent"),
     ]
 
     public var description: String {

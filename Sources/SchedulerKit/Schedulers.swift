@@ -11,6 +11,17 @@ public enum Schedulers {
     /// The main queue. On Linux it runs only while the main thread pumps it: see ``DispatchQueueScheduler/main``.
     public static var main: DispatchQueueScheduler { DispatchQueueScheduler.main }
 
+    /// The main queue with no extra hop: inline when already there and nothing of its own is queued.
+    public static var mainThread: MainThreadScheduler { MainThreadScheduler.shared }
+
+    /// A new concurrent scheduler on a private concurrent Dispatch queue (RxSwift's
+    /// `ConcurrentDispatchQueueScheduler(qos:)`).
+    public static func concurrent(qos: DispatchQoS = .default, name: String = "concurrent")
+        -> ConcurrentDispatchQueueScheduler
+    {
+        ConcurrentDispatchQueueScheduler(name: name, qos: qos)
+    }
+
     /// A new serial scheduler on Dispatch, targeting the global queue of `qos`.
     public static func background(qos: DispatchQoS.QoSClass = .default, name: String = "background")
         -> DispatchQueueScheduler

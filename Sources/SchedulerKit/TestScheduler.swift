@@ -5,6 +5,8 @@
 ///   `advance(to: t)` ends with `now == t`. The clock never goes backwards: advancing to the past is a precondition
 ///   failure, and work scheduled in the past is due at the current `now`.
 /// - Repeating work fires every tick, missed or not (no real-time coalescing); equal ticks run in creation order.
+/// - Cancelled work never moves the clock: ``step()`` and ``run(maxSteps:)`` leave `now` at the due time of the last
+///   task that ran, however many cancelled entries were queued after it (and so whether or not they were purged).
 /// - Any thread may schedule and cancel at any time, also from inside actions: actions run with the state lock
 ///   released. Concurrent drivers are serialised; driving it from inside one of its own actions is a precondition
 ///   failure.
@@ -155,7 +157,11 @@ public final class TestScheduler: TimedScheduler {
             let wanted = min(maxTasks - ran, Self.batchLimit)
             batch.removeAll(keepingCapacity: true)
             state.withLock { state in
-                guard let first = state.timers.popDue(at: limit) else { return }
+                // Cancelled entries never move the clock, whether they are reached here or purged earlier (then
+                // the final `now` would depend on how many were queued).
+                var popped = state.timers.popDue(at: limit)
+                while let entry = popped, entry.payload.isDead { popped = state.timers.popDue(at: limit) }
+                guard let first = popped else { return }
                 state.now = max(state.now, first.deadline)
                 batch.append(first)
                 while batch.count < wanted, let next = state.timers.popDue(at: first.deadline) { batch.append(next) }

@@ -41,8 +41,13 @@ import Synchronization
 // Shutdown: under the lock, mark the pool shut down and take the ready FIFO and the timers; outside it, cancel every
 // queued task and timer (exactly once: the task's own atomic state decides ran vs cancelled), wake every worker, and
 // join them (or detach them when called from a pool thread, so shutdown from a pool task cannot deadlock). A
-// producer that takes ownership of an idle queue after shutdown, and a worker that finishes a batch after it, cancel
-// what the queue holds; scheduling afterwards returns an already-cancelled handle. Pending work keeps its scheduler
+// producer that takes ownership of an idle queue after shutdown cancels what the queue holds; a worker checks the
+// shut-down flag before every task it starts, so once shutdown has begun no task starts except one a worker was
+// already starting, and the rest of a batch it had taken is cancelled too (the pool used to finish such a batch: up
+// to 128 tasks started after `shutdown()` was called). Scheduling afterwards returns an already-cancelled handle.
+//
+// Concurrent schedulers (``ThreadPoolConcurrentScheduler``) share the workers, the ready FIFO and the timer heap: a
+// ready entry is a *lane*, either a serial scheduler's queue or one of a concurrent scheduler's `width` slots. Pending work keeps its scheduler
 // and the pool alive; worker threads hold only the core, so a pool nobody references any more shuts itself down in
 // `deinit`.
 
@@ -70,6 +75,16 @@ public final class ThreadPool: Sendable {
         ThreadPoolScheduler(pool: self, name: name)
     }
 
+    /// A new concurrent scheduler that runs up to `width` of its tasks at once on this pool's workers (default:
+    /// all of them), beside the pool's serial schedulers.
+    public func makeConcurrentScheduler(name: String, width: Int? = nil) -> ThreadPoolConcurrentScheduler {
+        let width = width ?? threadCount
+        precondition(
+            (1...threadCount).contains(width),
+            "makeConcurrentScheduler(width:): must be 1...\(threadCount) (the pool's threads), got \(width)")
+        return ThreadPoolConcurrentScheduler(pool: self, name: name, width: width)
+    }
+
     /// Cancels every task and timer that has not started, stops the workers and waits for them (unless called from
     /// one of them). Idempotent. Scheduling afterwards returns an already-cancelled handle.
     public func shutdown() { core.shutdown() }
@@ -79,6 +94,21 @@ public final class ThreadPool: Sendable {
     deinit { core.shutdown() }
 }
 
+/// What a worker takes from the ready FIFO: the queue of a serial scheduler (whose ownership the entry carries), or
+/// one slot of a concurrent scheduler (a concurrent scheduler of width w has at most w entries out at once).
+enum PoolLane {
+    case serial(ThreadPoolScheduler)
+    case concurrent(ThreadPoolConcurrentScheduler)
+
+    /// Queues `task`; true if the caller now holds the lane and must make it ready.
+    func push(_ task: ScheduledWork) -> Bool {
+        switch self {
+        case .serial(let scheduler): scheduler.queue.push(task)
+        case .concurrent(let scheduler): scheduler.push(task)
+        }
+    }
+}
+
 /// What worker threads reference (not the public ``ThreadPool``, so that the pool can be released and shut down).
 // @unchecked Sendable: every `var` below is read and written only with `lock` held; the rest are atomics.
 final class ThreadPoolCore: @unchecked Sendable {
@@ -86,7 +116,7 @@ final class ThreadPoolCore: @unchecked Sendable {
     let name: String
     let lock = ConditionLock()
     // Unchecked: `lock` already makes every access exclusive, so the runtime exclusivity checks would only cost time.
-    @exclusivity(unchecked) private var ready = Deque<ThreadPoolScheduler>()
+    @exclusivity(unchecked) private var ready = Deque<PoolLane>()
     @exclusivity(unchecked) private var timers = TimerQueue<PoolTimer>()
     @exclusivity(unchecked) private var sleeping = 0
     @exclusivity(unchecked) private var shutDown = false
@@ -94,6 +124,10 @@ final class ThreadPoolCore: @unchecked Sendable {
 
     /// `shutDown`, readable without the lock by producers (a stale false is caught when they take the lock).
     private let isShutDownFlag = Atomic<Bool>(false)
+
+    /// Whether `shutdown()` has taken effect, without the lock: a worker reads it before each task it starts, so no
+    /// task starts once it is set except one a worker was already starting.
+    var isShuttingDown: Bool { isShutDownFlag.load(ordering: .acquiring) }
 
     /// Number of workers spinning for work (at most one).
     private let spinning = Atomic<Int>(0)
@@ -132,25 +166,40 @@ final class ThreadPoolCore: @unchecked Sendable {
     /// deadline has passed), timers that came due earlier are queued first, so equal deadlines stay FIFO.
     func enqueue(_ task: ScheduledWork, on scheduler: ThreadPoolScheduler, afterDueTimers: Bool = false) -> Bool {
         if isShutDownFlag.load(ordering: .acquiring) { return false }
-        if afterDueTimers {
-            lock.lock()
-            let wake = !timers.isEmpty && moveDueTimers()
-            lock.unlock()
-            if wake { lock.signal() }
-        }
-        if scheduler.queue.push(task) { makeReady(scheduler) }
+        if afterDueTimers { queueDueTimers() }
+        if scheduler.queue.push(task) { makeReady(.serial(scheduler)) }
         return true
     }
 
-    /// The caller owns `scheduler`'s queue: put it in the ready FIFO (or, after shutdown, cancel what it holds).
-    private func makeReady(_ scheduler: ThreadPoolScheduler) {
+    /// The same for a concurrent scheduler: the task joins its queue, and the queue gets one more slot (a turn in
+    /// the ready FIFO) while fewer than its width are taken.
+    func enqueue(_ task: ScheduledWork, on scheduler: ThreadPoolConcurrentScheduler, afterDueTimers: Bool = false)
+        -> Bool
+    {
+        if isShutDownFlag.load(ordering: .acquiring) { return false }
+        if afterDueTimers { queueDueTimers() }
+        if scheduler.push(task) { makeReady(.concurrent(scheduler)) }
+        return true
+    }
+
+    /// Before work that is due already: the timers that came due earlier go first.
+    private func queueDueTimers() {
+        lock.lock()
+        let wake = !timers.isEmpty && moveDueTimers()
+        lock.unlock()
+        if wake { lock.signal() }
+    }
+
+    /// The caller holds `lane` (owns a serial queue, or took a slot of a concurrent one): put it in the ready FIFO
+    /// (or, after shutdown, cancel what it holds).
+    private func makeReady(_ lane: PoolLane) {
         lock.lock()
         if shutDown {
             lock.unlock()
-            cancelQueued(on: scheduler)
+            cancelQueued(on: lane)
             return
         }
-        let wake = appendReady(scheduler)
+        let wake = appendReady(lane)
         lock.unlock()
         if wake { lock.signal() }
     }
@@ -178,10 +227,42 @@ final class ThreadPoolCore: @unchecked Sendable {
         return timers.takeSequence()
     }
 
-    /// Lock held. Puts a scheduler whose queue the caller owns in the ready FIFO; returns whether a sleeper should
-    /// be signalled.
-    private func appendReady(_ scheduler: ThreadPoolScheduler) -> Bool {
-        ready.append(scheduler)
+    /// Delayed work on `lane` (a serial or a concurrent scheduler of this pool): queued at once when due, after the
+    /// timers that came due before it, else put in the timer heap.
+    func schedule(at deadline: SchedulerTime, on lane: PoolLane, _ work: @escaping @Sendable () -> Void)
+        -> any Cancellable
+    {
+        let task = ScheduledWork(work)
+        let accepted: Bool
+        if deadline <= .monotonicNow() {
+            switch lane {
+            case .serial(let scheduler): accepted = enqueue(task, on: scheduler, afterDueTimers: true)
+            case .concurrent(let scheduler): accepted = enqueue(task, on: scheduler, afterDueTimers: true)
+            }
+        } else {
+            accepted = addTimer(.once(lane, task), at: deadline)
+        }
+        return accepted ? task : SettledWork.refused
+    }
+
+    /// Fixed-rate repeating work on `lane`: each tick re-arms the next after it ran (see ``rearm(_:after:)``).
+    func schedule(
+        at start: SchedulerTime, every interval: Duration, leeway: Duration, on lane: PoolLane,
+        _ work: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
+        ArgumentCheck.repeating(interval: interval, leeway: leeway)
+        let work = RepeatingWork(work)
+        let repeating = PoolRepeating(
+            lane: lane, work: work, start: start, interval: interval, sequence: takeSequence())
+        if !addTimer(.tick(repeating), at: start, sequence: repeating.sequence) {
+            work.cancel()
+        }
+        return work
+    }
+
+    /// Lock held. Puts a lane the caller holds in the ready FIFO; returns whether a sleeper should be signalled.
+    private func appendReady(_ lane: PoolLane) -> Bool {
+        ready.append(lane)
         readyHint.add(1, ordering: .relaxed)
         return sleeping > 0 && !hasLiveSpinner
     }
@@ -200,22 +281,26 @@ final class ThreadPoolCore: @unchecked Sendable {
         lock.lock()
         while true {
             if !timers.isEmpty { moveDueTimers() }
-            if let scheduler = ready.popFirst() {
+            if let lane = ready.popFirst() {
                 readyHint.subtract(1, ordering: .relaxed)
                 justSpun = false
                 // More ready work and nobody spinning for it: pass the wake-up on, so that work never waits on a
                 // worker whose task blocks (e.g. on work of another scheduler).
                 if !ready.isEmpty && sleeping > 0 && !hasLiveSpinner { lock.signal() }
                 lock.unlock()
-                let more = runBatch(of: scheduler)
+                let more: Bool
+                switch lane {
+                case .serial(let scheduler): more = runBatch(of: scheduler)
+                case .concurrent(let scheduler): more = scheduler.runTurn(batchLimit: Self.batchLimit, core: self)
+                }
                 lock.lock()
                 if more {
                     if shutDown {
                         lock.unlock()
-                        cancelQueued(on: scheduler)
+                        cancelQueued(on: lane)
                         lock.lock()
                     } else {
-                        ready.append(scheduler)
+                        ready.append(lane)
                         readyHint.add(1, ordering: .relaxed)
                     }
                 }
@@ -242,12 +327,14 @@ final class ThreadPoolCore: @unchecked Sendable {
     /// `batchLimit` of them. Work pushed during the turn (say, by a producer that each task wakes) waits for the next
     /// turn, behind the other ready schedulers; without that, such a pair could hold a worker for `batchLimit` tasks
     /// while a task of another scheduler waits (W5 saturated: p99 2 ms, now 45 µs). Returns true if it still owns
-    /// the queue (more work), false once it has given ownership back.
+    /// the queue (more work), false once it has given ownership back. Once shutdown has begun it starts no more
+    /// tasks: what is left is cancelled by the caller, also the rest of a batch already taken.
     private func runBatch(of scheduler: ThreadPoolScheduler) -> Bool {
         Schedulers.performAsCurrent(scheduler) {
             let last = scheduler.queue.newest
             var ran = 0
             while ran < Self.batchLimit {
+                if isShutDownFlag.load(ordering: .acquiring) { return true }
                 guard let task = scheduler.queue.pop() else { return scheduler.queue.relinquish() }
                 let wasLast = Unmanaged.passUnretained(task).toOpaque() == last
                 task.run()
@@ -258,11 +345,16 @@ final class ThreadPoolCore: @unchecked Sendable {
         }
     }
 
-    /// The caller owns `scheduler`'s queue and the pool is shut down: cancel everything in it, then give it back.
-    private func cancelQueued(on scheduler: ThreadPoolScheduler) {
-        repeat {
-            while let task = scheduler.queue.pop() { task.cancel() }
-        } while scheduler.queue.relinquish()
+    /// The caller holds `lane` and the pool is shut down: cancel everything queued on it, then give it back.
+    private func cancelQueued(on lane: PoolLane) {
+        switch lane {
+        case .serial(let scheduler):
+            repeat {
+                while let task = scheduler.queue.pop() { task.cancel() }
+            } while scheduler.queue.relinquish()
+        case .concurrent(let scheduler):
+            scheduler.cancelQueuedAndReleaseSlot()
+        }
     }
 
     /// Bounded by `spinBudget`; yields the processor between looks and records each look (see `hasLiveSpinner`).
@@ -284,9 +376,9 @@ final class ThreadPoolCore: @unchecked Sendable {
         let now = SchedulerTime.monotonicNow()
         var wake = false
         while let entry = timers.popDue(at: now) {
-            let (scheduler, task) = entry.payload.task(due: entry.deadline, core: self)
+            let (lane, task) = entry.payload.task(due: entry.deadline, core: self)
             guard let task else { continue }
-            if scheduler.queue.push(task) { wake = appendReady(scheduler) || wake }
+            if lane.push(task) { wake = appendReady(lane) || wake }
         }
         earliestTimer.store(timers.earliestDeadline?.nanoseconds ?? .max, ordering: .relaxed)
         return wake
@@ -322,7 +414,7 @@ final class ThreadPoolCore: @unchecked Sendable {
         lock.broadcast()
         lock.unlock()
         // Outside the lock: dropping closures may run arbitrary deinit code.
-        for scheduler in owned { cancelQueued(on: scheduler) }
+        for lane in owned { cancelQueued(on: lane) }
         for timer in pendingTimers { timer.cancel() }
         let onPoolThread = ThreadState.forThisThread.pointee.pool === self
         for thread in workers {

@@ -38,27 +38,14 @@ public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
 
     @discardableResult
     public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        let task = ScheduledWork(work)
-        let accepted =
-            deadline <= now
-            ? pool.core.enqueue(task, on: self, afterDueTimers: true)
-            : pool.core.addTimer(.once(self, task), at: deadline)
-        return accepted ? task : SettledWork.refused
+        pool.core.schedule(at: deadline, on: .serial(self), work)
     }
 
     @discardableResult
     public func schedule(
         at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
     ) -> any Cancellable {
-        ArgumentCheck.repeating(interval: interval, leeway: leeway)
-        let work = RepeatingWork(work)
-        let repeating = PoolRepeating(
-            scheduler: self, work: work, start: start, interval: interval,
-            sequence: pool.core.takeSequence())
-        if !pool.core.addTimer(.tick(repeating), at: start, sequence: repeating.sequence) {
-            work.cancel()
-        }
-        return work
+        pool.core.schedule(at: start, every: interval, leeway: leeway, on: .serial(self), work)
     }
 
     /// Shuts down the pool this scheduler runs on, and so every scheduler on it.

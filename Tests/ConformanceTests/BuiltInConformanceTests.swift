@@ -44,21 +44,48 @@ extension Conformance {
             let expected: [String: [String]] = [
                 "ImmediateScheduler": [
                     "S5", "S6", "S7", "C6", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6",
-                    "V7", "V8", "V9", "L1", "L2", "L3", "L4", "E1", "E2", "E3", "E4",
+                    "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "P1", "P2", "P3", "P4",
+                    "P5",
                 ],
                 "SubscriptionScheduler": [
                     "S1", "S2", "S3", "S4", "S5", "S6", "S7", "C1", "C4", "C6", "K1", "K2", "K3", "K4", "R1", "R4",
                     "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1",
-                    "L2", "L3", "L4", "E1", "E2", "E3", "E4",
+                    "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "P1", "P2", "P3", "P4", "P5",
                 ],
                 "DispatchQueueScheduler": [
-                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
+                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "P1",
+                    "P2", "P3", "P4", "P5",
                 ],
-                "ThreadPoolScheduler": ["R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9"],
+                "ThreadPoolScheduler": [
+                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "P1", "P2", "P3", "P4", "P5",
+                ],
                 "OperationQueueScheduler": [
-                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
+                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "P1",
+                    "P2", "P3", "P4", "P5",
                 ],
-                "TestScheduler": ["S5", "S6", "S7", "R1", "T5", "T6", "L1", "L2", "L3", "L4"],
+                "TestScheduler": [
+                    "S5", "S6", "S7", "R1", "T5", "T6", "L1", "L2", "L3", "L4", "L6", "P1", "P2", "P3", "P4", "P5",
+                ],
+                "MainThreadScheduler": [
+                    "S5", "S6", "S7", "C6", "R1", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5",
+                    "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "P1", "P2", "P3", "P4", "P5",
+                ],
+                "ConcurrentDispatchQueueScheduler": [
+                    "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "R1", "R4", "T3", "T4", "V1", "V2", "V3", "V4",
+                    "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4",
+                ],
+                "ThreadPoolConcurrentScheduler": [
+                    "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "R1", "R4", "T3", "T4", "V1", "V2", "V3", "V4",
+                    "V5", "V6", "V7", "V8", "V9", "E1", "E2", "E3", "E4",
+                ],
+                "OperationQueueScheduler (width 2)": [
+                    "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "R1", "R4", "T3", "T4", "V1", "V2", "V3", "V4",
+                    "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4",
+                ],
+                "OperationQueueScheduler (caller's queue)": [
+                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "P1",
+                    "P2", "P3", "P4", "P5",
+                ],
             ]
             #expect(skipped == expected[name], "\(name): not applicable \(skipped)")
         }

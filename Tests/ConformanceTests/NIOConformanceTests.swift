@@ -45,11 +45,12 @@ extension Conformance {
             let skipped = ConformanceRules.all.filter { backend.outcomeWithoutRunning($0) == .notApplicable }.map(\.id)
             let expected: [String: [String]] = [
                 "EventLoopScheduler": [
-                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
+                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "P1",
+                    "P2", "P3", "P4", "P5",
                 ],
                 "NIOThreadPoolScheduler": [
                     "C6", "R1", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8",
-                    "V9", "L4",
+                    "V9", "L4", "P1", "P2", "P3", "P4", "P5",
                 ],
             ]
             #expect(skipped == expected[name], "\(name): not applicable \(skipped)")

@@ -1,3 +1,4 @@
+import Foundation
 import SchedulerConformance
 import SchedulerKit
 import Testing
@@ -70,6 +71,26 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
         NegativeControl(
             backend: ConformanceBackend(name: "Control: shutdown drops work") { DroppingShutdownScheduler() },
             family: .lifecycle, mustFail: ["L1", "L2"], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: shutdown lets queued work run") { LateShutdownScheduler() },
+            family: .lifecycle, mustFail: ["L6"], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(
+                name: "Control: global queue posing as serial",
+                declarations: ["S6": "the global queue underneath has no per-scheduler queue to be fair about"]
+            ) { GlobalQueueAsSerialScheduler() },
+            // Only S1 forces the overlap; the others see it when tasks happen to overtake or race.
+            family: .serial, mustFail: ["S1"], mayFail: ["S2", "S3", "S4"], notUnderThreadSanitizer: ["S4"]),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: serial posing as concurrent") { SerialAsConcurrentScheduler() },
+            family: .parallelism, mustFail: ["P1"], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: width exceeded") { WidthExceedingScheduler() },
+            family: .parallelism, mustFail: ["P2"], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: repeating ticks overlap") { OverlappingTicksScheduler() },
+            // A Dispatch concurrent queue underneath: it may run more than the declared width when tasks block.
+            family: .parallelism, mustFail: ["P4"], mayFail: ["P2"]),
     ]
 
     /// The rules this control runs: its family, plus every rule it is listed to fail.
@@ -89,6 +110,10 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
         }
     }
 }
+
+/// How often each must-fail case runs: 1, or `SCHEDULERKIT_CONTROL_RUNS` (e.g. 20, to show a rule catches its fault
+/// every time).
+let controlRuns = max(1, Int(ProcessInfo.processInfo.environment["SCHEDULERKIT_CONTROL_RUNS"] ?? "") ?? 1)
 
 struct NegativeControlCase: Sendable, CustomTestStringConvertible {
     let control: NegativeControl
@@ -117,10 +142,26 @@ extension Conformance {
                 }
                 return
             }
-            let outcome = control.backend.evaluate(rule).outcome
             if control.mustFail.contains(rule.id) {
-                #expect(outcome.isFailure, "\(rule.id) · \(control.backend.name) should fail but was \(outcome.label)")
-            } else if !control.mayFail.contains(rule.id) {
+                // SCHEDULERKIT_CONTROL_RUNS=20 repeats each must-fail case and prints the count ("fails every time").
+                let runs = controlRuns
+                var failed = 0
+                var last = RuleOutcome.notApplicable
+                for _ in 0..<runs {
+                    last = control.backend.evaluate(rule).outcome
+                    if last.isFailure { failed += 1 }
+                }
+                if runs > 1 {
+                    print("negative control: \(rule.id) · \(control.backend.name) failed \(failed) of \(runs) runs")
+                }
+                #expect(
+                    failed == runs,
+                    "\(rule.id) · \(control.backend.name) should fail every run but failed \(failed) of \(runs) (last: \(last.label))"
+                )
+                return
+            }
+            let outcome = control.backend.evaluate(rule).outcome
+            if !control.mayFail.contains(rule.id) {
                 #expect(!outcome.isFailure, "\(rule.id) · \(control.backend.name): \(outcome.detail)")
             }
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SchedulerKit
 import TestSupport
 import Testing
@@ -67,5 +68,44 @@ import Testing
         pause(milliseconds: 20)
         #expect(ticks.value == count)
         #expect(overlaps.value == 0)
+    }
+
+    @Test func aLargerWidthRunsSideBySideAndNeverMore() {
+        let scheduler = OperationQueueScheduler(name: "wide", maxConcurrentOperationCount: 3)
+        #expect(scheduler.width == 3)
+        #expect(scheduler.traits == OperationQueueScheduler.concurrentTraits)
+        let inFlight = Counter()
+        let most = Shared(0)
+        let metAll = Counter()
+        // Three that wait for each other (generously: Dispatch may be slow to bring up threads beside other tests),
+        // and a fourth that may only start once one of them ended.
+        for _ in 0..<4 {
+            scheduler.schedule {
+                let now = inFlight.increment()
+                most.update { $0 = max($0, now) }
+                if eventually(timeout: .seconds(10), { inFlight.value >= 3 || metAll.value > 0 }) { metAll.increment() }
+                inFlight.decrement()
+            }
+        }
+        // Not `drain`: at a width of 3 its marker task runs beside the others.
+        #expect(eventually(timeout: .seconds(30)) { metAll.value == 4 })
+        #expect(most.value == 3)
+    }
+
+    @Test func aCallerOwnedQueueIsSharedAndOrderedByPriority() {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let low = OperationQueueScheduler(name: "low", operationQueue: queue, queuePriority: .veryLow)
+        let high = OperationQueueScheduler(name: "high", operationQueue: queue, queuePriority: .veryHigh)
+        #expect(low.width == 1 && low.traits.contains(.serial))
+        let gate = Gate()
+        gate.block(low)
+        let order = Shared<[String]>([])
+        low.schedule { order.append("low") }
+        high.schedule { order.append("high") }
+        gate.open()
+        #expect(drain(low))
+        #expect(drain(high))
+        #expect(order.value == ["high", "low"])
     }
 }

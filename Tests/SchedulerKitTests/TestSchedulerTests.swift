@@ -145,3 +145,24 @@ import Testing
         #expect(ran.value == 2_000)
     }
 }
+
+@Suite struct TestSchedulerClockTests {
+    /// Cancelled entries never move the clock, whether `run()` reaches them or a purge (at 1 024 queued) drops them
+    /// first: the final `now` is the due time of the last task that ran, for both sizes.
+    @Test(arguments: [10, 5_000])
+    func cancelledWorkNeverMovesTheClock(cancelled count: Int) {
+        let scheduler = TestScheduler(name: "clock")
+        let ran = Counter()
+        scheduler.schedule(at: .zero + .seconds(1)) { ran.increment() }
+        let handles = (0..<count).map { index in
+            scheduler.schedule(at: .zero + .seconds(2) + .milliseconds(Int64(index))) { ran.increment() }
+        }
+        for handle in handles { #expect(handle.cancel()) }
+        scheduler.schedule(at: .zero + .milliseconds(1_500)) { ran.increment() }  // may trigger the purge
+        #expect(scheduler.run() == .drained(steps: 2))
+        #expect(ran.value == 2)
+        #expect(scheduler.now == .zero + .milliseconds(1_500))
+        #expect(!scheduler.step())
+        #expect(scheduler.now == .zero + .milliseconds(1_500))
+    }
+}

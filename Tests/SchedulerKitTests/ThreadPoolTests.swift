@@ -278,4 +278,40 @@ import Testing
             },
             "threads: \(names())")
     }
+
+    /// Once `shutdown()` has begun, no task starts except one a worker was already starting: thousands of tasks
+    /// from 4 threads onto 4 schedulers, shutdown from a fifth thread in the middle, 10 times. The pool used to finish
+    /// the batch a worker had taken (up to 128 tasks, 101 to 246 seen after `shutdown()`).
+    @Test func nothingStartsOnceShutdownHasBegun() {
+        for round in 0..<10 {
+            let pool = ThreadPool(threadCount: 2, name: "shutdown-\(round)")
+            let schedulers = (0..<4).map { pool.makeScheduler(name: "s\($0)") }
+            let startedLate = Shared<[UInt: Int]>([:])
+            let ran = Counter()
+            let go = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                go.wait()
+                usleep(UInt32.random(in: 200...2_000))
+                pool.shutdown()
+            }
+            DispatchQueue.concurrentPerform(iterations: 4) { producer in
+                if producer == 0 { go.signal() }
+                for _ in 0..<2_500 {
+                    schedulers[producer].schedule {
+                        if pool.isShutDown {
+                            startedLate.update {
+                                $0[UInt(bitPattern: Int(bitPattern: pthread_self())), default: 0] += 1
+                            }
+                        }
+                        ran.increment()
+                    }
+                }
+            }
+            #expect(eventually { pool.isShutDown })
+            pause(milliseconds: 20)
+            let worst = startedLate.value.values.max() ?? 0
+            #expect(worst <= 1, "round \(round): \(startedLate.value) tasks started after shutdown per thread")
+            #expect(startedLate.value.count <= pool.threadCount)
+        }
+    }
 }

@@ -105,6 +105,34 @@ extension Backend {
         ) {
             LaneGroup { SchedulerLane(TestScheduler(name: $0)) }
         },
+        .scheduler(
+            .concurrentDispatch, "ConcurrentDispatchQueueScheduler: a private concurrent queue (width: the cores)",
+            wraps: .rawDispatchConcurrent, traits: ConcurrentDispatchQueueScheduler.traits,
+            conformanceName: "ConcurrentDispatchQueueScheduler"
+        ) {
+            LaneGroup { SchedulerLane(ConcurrentDispatchQueueScheduler(name: $0)) }
+        },
+        .scheduler(
+            .threadPoolConcurrent,
+            "ThreadPoolConcurrentScheduler on a fresh ThreadPool with one worker per core (width: all of them)",
+            wraps: .rawDispatchConcurrent, traits: ThreadPoolConcurrentScheduler.traits,
+            conformanceName: "ThreadPoolConcurrentScheduler"
+        ) {
+            let pool = ThreadPool(name: "bench-pool")
+            return LaneGroup(
+                make: { SchedulerLane(pool.makeConcurrentScheduler(name: $0)) }, close: { pool.shutdown() })
+        },
+        .scheduler(
+            .operationQueueConcurrent,
+            "OperationQueueScheduler with maxConcurrentOperationCount = the cores",
+            wraps: .rawDispatchConcurrent, traits: OperationQueueScheduler.concurrentTraits,
+            conformanceName: "OperationQueueScheduler (width 2)"
+        ) {
+            LaneGroup {
+                SchedulerLane(
+                    OperationQueueScheduler(name: $0, maxConcurrentOperationCount: ThreadPool.activeProcessorCount))
+            }
+        },
         nioEventLoop,
         nioThreadPool,
         .reference(
@@ -119,6 +147,12 @@ extension Backend {
             capabilities: [.serial, .asynchronous, .realTimers]
         ) {
             LaneGroup { DispatchLane(label: $0, target: .global()) }
+        },
+        .reference(
+            .rawDispatchConcurrent, "DispatchQueue(label:attributes: .concurrent).async",
+            capabilities: [.concurrent, .asynchronous, .realTimers]
+        ) {
+            LaneGroup { DispatchLane(label: $0, attributes: .concurrent) }
         },
         .reference(
             .rawOperationQueue, "OperationQueue, maxConcurrentOperationCount = 1, addOperation",

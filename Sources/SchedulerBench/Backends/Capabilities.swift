@@ -24,11 +24,13 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// The handle of plain work can cancel it (W7). Every SchedulerKit scheduler's can; the SwiftNIO adapters' cannot
     /// (`EventLoop.execute` and `NIOThreadPool.submit` have no cancellation).
     public static let cancellation = Capabilities(rawValue: 1 << 7)
+    /// Runs several of its tasks at once (a concurrent scheduler, or a raw concurrent queue).
+    public static let concurrent = Capabilities(rawValue: 1 << 8)
 
     static let names: [(Capabilities, String)] = [
         (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
         (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"),
-        (.cancellation, "cancel"),
+        (.cancellation, "cancel"), (.concurrent, "concurrent"),
     ]
 
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
@@ -37,6 +39,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     init(traits: SchedulerTraits) {
         var capabilities: Capabilities = [.scheduler, .cancellation]
         if traits.contains(.serial) { capabilities.insert(.serial) }
+        if traits.contains(.concurrent) { capabilities.insert(.concurrent) }
         if traits.contains(.asynchronous) { capabilities.insert(.asynchronous) }
         if traits.contains(.timed) && !traits.contains(.virtualTime) { capabilities.insert(.realTimers) }
         if traits.contains(.virtualTime) { capabilities.insert(.virtualTime) }

@@ -37,10 +37,13 @@ final class SchedulerLane: Lane {
 
 /// Raw `DispatchQueue.async` on a private serial queue: the primitive `DispatchQueueScheduler` and `ThreadPool` are
 /// compared to. With `target`, the queue targets that queue, as `DispatchQueueScheduler`'s private queue does;
-/// without, it targets Dispatch's default (overcommitting) root queue.
+/// without, it targets Dispatch's default (overcommitting) root queue. With `.concurrent` attributes, the raw
+/// concurrent queue `ConcurrentDispatchQueueScheduler` wraps.
 final class DispatchLane: Lane {
     let queue: DispatchQueue
-    init(label: String, target: DispatchQueue? = nil) { queue = DispatchQueue(label: label, target: target) }
+    init(label: String, target: DispatchQueue? = nil, attributes: DispatchQueue.Attributes = []) {
+        queue = DispatchQueue(label: label, attributes: attributes, target: target)
+    }
     var scheduler: (any Scheduler)? { nil }
     func submit(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
     func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {

@@ -10,9 +10,13 @@ extension BackendID {
     public static let testScheduler = BackendID(rawValue: "test")
     public static let nioEventLoop = BackendID(rawValue: "nio-eventloop")
     public static let nioThreadPool = BackendID(rawValue: "nio-threadpool")
+    public static let concurrentDispatch = BackendID(rawValue: "concurrent-dispatch")
+    public static let threadPoolConcurrent = BackendID(rawValue: "threadpool-concurrent")
+    public static let operationQueueConcurrent = BackendID(rawValue: "operationqueue-concurrent")
     // Reference rows: the primitives the backends wrap, and floors.
     public static let rawDispatch = BackendID(rawValue: "raw-dispatch")
     public static let rawDispatchGlobal = BackendID(rawValue: "raw-dispatch-global")
+    public static let rawDispatchConcurrent = BackendID(rawValue: "raw-dispatch-concurrent")
     public static let rawOperationQueue = BackendID(rawValue: "raw-operationqueue")
     public static let rawNIOExecute = BackendID(rawValue: "raw-nio-execute")
     public static let spinHandOff = BackendID(rawValue: "spin-handoff")
@@ -35,6 +39,7 @@ extension WorkloadID {
     public static let taskLifecycle = WorkloadID(rawValue: "W12")
     public static let actorPingPong = WorkloadID(rawValue: "W13")
     public static let idleCPU = WorkloadID(rawValue: "W14")
+    public static let parallelFanOut = WorkloadID(rawValue: "W15")
 }
 
 extension ParameterName {
@@ -53,4 +58,5 @@ extension ParameterName {
     public static let calls = ParameterName(rawValue: "calls")
     public static let caller = ParameterName(rawValue: "caller")
     public static let idleMilliseconds = ParameterName(rawValue: "idle_ms")
+    public static let workMicroseconds = ParameterName(rawValue: "work_us")
 }

@@ -1,0 +1,131 @@
+import Dispatch
+
+/// Delayed work of a Dispatch-backed scheduler (serial or concurrent): a (deadline, sequence) heap behind one
+/// Dispatch timer armed at the earliest deadline, because `asyncAfter` runs equal deadlines in no particular order.
+/// Deadlines are on `CLOCK_MONOTONIC`, which is Dispatch's uptime clock, never the wall clock.
+///
+/// Two ways out, given by the scheduler: `enqueue` queues a task behind the scheduler's plain work (used for a task
+/// that is due already when scheduled, after the delayed tasks that came due before it, so equal deadlines stay FIFO
+/// when the timer runs late); `fire` is called on `queue` by the timer handler, for each due task in order.
+/// Pending delayed work keeps the owner alive (`keepAlive`); the handler holds the heap only weakly.
+final class DispatchTimerHeap: Sendable {
+    private let state = Locked(State())
+    private let queue: DispatchQueue
+    private let enqueue: @Sendable (ScheduledWork) -> Void
+    private let fire: @Sendable (ScheduledWork) -> Void
+
+    private struct State {
+        var heap = TimerQueue<ScheduledWork>()
+        var source: TimerSource?
+        var armedAt = SchedulerTime.distantFuture
+        /// Holds the owner alive while delayed work is pending.
+        var keepAlive: (any Sendable & AnyObject)?
+    }
+
+    init(
+        queue: DispatchQueue, enqueue: @escaping @Sendable (ScheduledWork) -> Void,
+        fire: @escaping @Sendable (ScheduledWork) -> Void
+    ) {
+        self.queue = queue
+        self.enqueue = enqueue
+        self.fire = fire
+    }
+
+    func schedule(_ task: ScheduledWork, at deadline: SchedulerTime, owner: any Sendable & AnyObject) {
+        state.withLock { state in
+            let now = SchedulerTime.monotonicNow()
+            if deadline <= now {
+                while let due = state.heap.popDue(at: now) { enqueue(due.payload) }
+                enqueue(task)
+                return
+            }
+            state.heap.insert(task, at: deadline)
+            state.heap.purgeIfGrown { $0.isCancelled }
+            state.keepAlive = owner
+            if deadline < state.armedAt {
+                state.armedAt = deadline
+                timerSource(&state).schedule(deadline: deadline.dispatchTime, leeway: .nanoseconds(0))
+            }
+        }
+    }
+
+    private func timerSource(_ state: inout State) -> any DispatchSourceTimer {
+        if let source = state.source { return source.timer }
+        let source = TimerSource(queue: queue)
+        source.timer.setEventHandler { [weak self] in self?.fireDue() }
+        source.timer.resume()
+        state.source = source
+        return source.timer
+    }
+
+    /// On `queue`, when the timer fires: every due task in (deadline, sequence) order, then re-arms.
+    private func fireDue() {
+        let now = SchedulerTime.monotonicNow()
+        while true {
+            let next: ScheduledWork? = state.withLock { state in
+                if let entry = state.heap.popDue(at: now) { return entry.payload }
+                state.armedAt = state.heap.earliestDeadline ?? .distantFuture
+                if let deadline = state.heap.earliestDeadline {
+                    state.source?.timer.schedule(deadline: deadline.dispatchTime, leeway: .nanoseconds(0))
+                } else {
+                    state.keepAlive = nil
+                }
+                return nil
+            }
+            guard let next else { return }
+            fire(next)
+        }
+    }
+
+    deinit {
+        state.withLock { $0.source?.timer.cancel() }
+    }
+}
+
+/// Fixed-rate repeating work on a Dispatch queue: a `DispatchSourceTimer` with leeway. A source never runs its
+/// handler twice at once, so ticks never overlap, also on a concurrent queue.
+///
+/// The handler keeps `scheduler` and the work alive until the repetition ends; ending cancels the source, which
+/// releases the handler. So dropping the handle never stops the ticks. Dispatch coalesces missed ticks, but under
+/// load it can still deliver a late tick and then another for a grid slot already served; the handler runs one tick
+/// per slot of `start + k·interval` and skips the rest.
+func dispatchRepeating(
+    on queue: DispatchQueue, scheduler: any Scheduler, at start: SchedulerTime, every interval: Duration,
+    leeway: Duration, _ work: @escaping @Sendable () -> Void
+) -> RepeatingWork {
+    ArgumentCheck.repeating(interval: interval, leeway: leeway)
+    let repeating = RepeatingWork(work)
+    let source = TimerSource(queue: queue)
+    let step = interval.nanosecondsChecked(argument: "interval")
+    source.timer.schedule(
+        deadline: start.dispatchTime, repeating: .nanoseconds(Int(step)),
+        leeway: .nanoseconds(Int(leeway.nanosecondsChecked(argument: "leeway"))))
+    let lastSlot = Locked<Int64>(-1)
+    source.timer.setEventHandler {
+        let elapsed = SchedulerTime.monotonicNow().nanoseconds - start.nanoseconds
+        guard elapsed >= 0 else { return }
+        let slot = elapsed / step
+        guard
+            lastSlot.withLock({ last in
+                defer { last = max(last, slot) }
+                return slot > last
+            })
+        else { return }
+        Schedulers.performAsCurrent(scheduler) { _ = repeating.runTick() }
+    }
+    repeating.setOnEnd { source.timer.cancel() }
+    source.timer.resume()
+    return repeating
+}
+
+/// A Dispatch timer source that can cross threads.
+// @unchecked Sendable: Dispatch sources are thread-safe objects; `schedule`, `cancel` and friends may be called from
+// any thread.
+final class TimerSource: @unchecked Sendable {
+    let timer: any DispatchSourceTimer
+    init(queue: DispatchQueue) { timer = DispatchSource.makeTimerSource(queue: queue) }
+}
+
+extension SchedulerTime {
+    var dispatchTime: DispatchTime { DispatchTime(uptimeNanoseconds: UInt64(nanoseconds)) }
+}

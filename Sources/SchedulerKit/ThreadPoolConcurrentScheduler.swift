@@ -1,0 +1,105 @@
+import DequeModule
+
+/// A concurrent scheduler on the workers of a ``ThreadPool``: up to ``width`` of its tasks run at once, beside the
+/// pool's serial schedulers (RxSwift's `ConcurrentDispatchQueueScheduler`, on a pool you size and shut down).
+///
+/// - Tasks start in the order they were queued and may finish in any order; `width` of them run at once whenever
+///   that many are queued and the pool has `width` free workers (`width` ≤ the pool's threads).
+/// - Each running task holds one of `width` *slots*; a slot is a turn in the pool's ready FIFO that runs queued
+///   tasks one after another, at most a batch of them, and then goes to the back of the FIFO, so a busy concurrent
+///   scheduler takes its turns with the serial ones and never starves them.
+/// - Delayed and repeating work share the pool's timer heap; a repeating tick re-arms the next only after it ran,
+///   so ticks of one repetition never overlap. `Schedulers.current === self` inside every task; `cancel()` is
+///   truthful; ``shutdown()`` shuts the whole pool down, and no queued task starts after it.
+public final class ThreadPoolConcurrentScheduler: TimedScheduler, ConcurrentScheduler, ShutdownScheduler {
+    public let name: String
+    public let pool: ThreadPool
+    public let width: Int
+    private let state = Locked(State())
+
+    private struct State {
+        var queue = Deque<ScheduledWork>()
+        /// Slots out in the ready FIFO or running; at most `width`.
+        var slots = 0
+    }
+
+    init(pool: ThreadPool, name: String, width: Int) {
+        self.pool = pool
+        self.name = name
+        self.width = width
+    }
+
+    /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
+    public static let traits: SchedulerTraits = [
+        .concurrent, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads,
+    ]
+
+    public var traits: SchedulerTraits { Self.traits }
+
+    public var now: SchedulerTime { .monotonicNow() }
+
+    @discardableResult
+    public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        let task = ScheduledWork(work)
+        return pool.core.enqueue(task, on: self) ? task : SettledWork.refused
+    }
+
+    @discardableResult
+    public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        pool.core.schedule(at: deadline, on: .concurrent(self), work)
+    }
+
+    @discardableResult
+    public func schedule(
+        at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
+        pool.core.schedule(at: start, every: interval, leeway: leeway, on: .concurrent(self), work)
+    }
+
+    /// Shuts down the pool this scheduler runs on, and so every scheduler on it.
+    public func shutdown() { pool.shutdown() }
+
+    public var isShutDown: Bool { pool.isShutDown }
+
+    // MARK: Lanes (called by the pool)
+
+    /// Queues `task`; true if the caller took a new slot and must put it in the ready FIFO.
+    func push(_ task: ScheduledWork) -> Bool {
+        state.withLock { state in
+            state.queue.append(task)
+            guard state.slots < width else { return false }
+            state.slots += 1
+            return true
+        }
+    }
+
+    /// One turn of a slot on a worker: runs queued tasks one at a time, at most `batchLimit`. Returns true if it
+    /// keeps the slot (more work: the caller queues the turn again, or cancels what is queued after shutdown), false
+    /// once the queue was empty and the slot was given back. Stops before the next task once shutdown has begun.
+    func runTurn(batchLimit: Int, core: ThreadPoolCore) -> Bool {
+        Schedulers.performAsCurrent(self) {
+            for _ in 0..<batchLimit {
+                if core.isShuttingDown { return true }
+                let next = state.withLock { state -> ScheduledWork? in
+                    if let task = state.queue.popFirst() { return task }
+                    state.slots -= 1
+                    return nil
+                }
+                guard let next else { return false }
+                next.run()
+            }
+            return true
+        }
+    }
+
+    /// After shutdown, by the holder of a slot: cancels every queued task (outside the lock, since dropping a closure
+    /// runs deinit code) and gives the slot back.
+    func cancelQueuedAndReleaseSlot() {
+        let queued = state.withLock { state -> Deque<ScheduledWork> in
+            state.slots -= 1
+            defer { state.queue.removeAll() }
+            return state.queue
+        }
+        for task in queued { task.cancel() }
+    }
+}
