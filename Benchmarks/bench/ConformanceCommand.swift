@@ -61,7 +61,7 @@ struct ConformanceCommand: ParsableCommand {
         }
         // Each backend's checks run in child processes of this executable, so a crash fails one rule, not the run.
         let results = try IsolatedRun.runAll(
-            rules: rules, backends: backends, executable: "/proc/self/exe",
+            rules: rules, backends: backends, executable: Bundle.main.executablePath ?? "/proc/self/exe",
             arguments: { ["conformance", "--child", "--backend", $0, "--rule"] + $1 }
         ) { result, done, total in
             FileHandle.standardError.write(

@@ -42,10 +42,10 @@ enum CancellationRules {
         return ""
     }
 
-    static let races = 100_000
+    static let races = ConformanceScale.scaled(100_000)
     /// C2's second series, on timed schedulers: fewer races (the floor of 100 000 is the plain series'), each with
     /// delayed work due within `delayedRaceWindow` nanoseconds, so the cancel races the timer.
-    static let delayedRaces = 20_000
+    static let delayedRaces = ConformanceScale.scaled(20_000)
     static let delayedRaceWindow: Int64 = 20_000
 
     static let truthful = ConformanceRule(

@@ -84,6 +84,23 @@ public final class ConformanceContext: Sendable {
     }
 }
 
+/// The loop counts of the stress checks — C2's races, R2's and R3's steps, the S and P floods — are floors (100 000
+/// races, 1 000 000 steps…) times a factor: 1, unless `SCHEDULERKIT_CONFORMANCE_SCALE` (0.01 to 1) says less. CI's
+/// ThreadSanitizer run sets 0.1: TSan looks for races in the same code paths, ten times slower per step, and the
+/// full counts already ran in the plain test run. Forced checks (S1, P1, P2, P4, L6) never scale.
+public enum ConformanceScale {
+    public static let factor: Double = {
+        guard let text = ProcessInfo.processInfo.environment["SCHEDULERKIT_CONFORMANCE_SCALE"], let value = Double(text)
+        else { return 1 }
+        return min(1, max(0.01, value))
+    }()
+
+    /// `count` times the factor, in whole thousands (at least 1 000).
+    static func scaled(_ count: Int) -> Int {
+        max(1_000, Int((Double(count) * factor / 1_000).rounded()) * 1_000)
+    }
+}
+
 /// Sleeps about a millisecond (polling interval of every wait in the kit).
 func sleepBriefly() { usleep(1_000) }
 

@@ -113,7 +113,7 @@ enum ParallelismRules {
     ) { context in
         let scheduler = try makeConcurrentScheduler(context)
         let producers = 4
-        let perProducer = 25_000
+        let perProducer = ConformanceScale.scaled(25_000)
         let total = producers * perProducer
         let runs = Shared([UInt8](repeating: 0, count: total))
         let ran = Counter()
@@ -213,7 +213,9 @@ enum ParallelismRules {
             stop.store(true, ordering: .releasing)
             _ = poll(upTo: .seconds(30)) { streamsEnded.value == busy }
         }
-        let note = try CancellationRules.raceCancels(context, scheduler, kind: "task", count: 20_000) {
+        let note = try CancellationRules.raceCancels(
+            context, scheduler, kind: "task", count: ConformanceScale.scaled(20_000)
+        ) {
             scheduler.schedule($0)
         }
         return "\(note), beside \(busy) busy streams"

@@ -9,7 +9,7 @@ enum RecursionRules {
 
     /// 1 000 000 steps where a step is cheap (inline or virtual), 100 000 elsewhere.
     static func deepCount(_ traits: SchedulerTraits) -> Int {
-        traits.contains(.trampoline) || traits.contains(.virtualTime) ? 1_000_000 : 100_000
+        ConformanceScale.scaled(traits.contains(.trampoline) || traits.contains(.virtualTime) ? 1_000_000 : 100_000)
     }
 
     static let trampoline = ConformanceRule(
@@ -81,7 +81,7 @@ enum RecursionRules {
         why: "Bookkeeping that grows with every step leaks for as long as the recursion lives.",
         catches: "ReactiveCocoa#272 (unbounded recursion leaked through a growing compound disposable)."
     ) { context in
-        let steps = 1_000_000
+        let steps = ConformanceScale.scaled(1_000_000)
         let captures = LiveCount()
         let before = ResidentMemory.current.map { Int($0) }
         let midway = Shared<Int?>(nil)

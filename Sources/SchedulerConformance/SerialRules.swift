@@ -6,7 +6,7 @@ import ToolSupport
 /// S: serial execution and ordering.
 enum SerialRules {
     static let producers = 4
-    static let tasksPerProducer = 25_000
+    static let tasksPerProducer = ConformanceScale.scaled(25_000)
 
     static let total = producers * tasksPerProducer
 

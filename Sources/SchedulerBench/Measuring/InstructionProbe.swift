@@ -29,8 +29,11 @@ public enum InstructionProbe {
 
     static func tasks(_ backend: BackendID) -> Int { fewerTasks[backend] ?? defaultTasks }
 
+    /// A concurrent backend is not counted either: its tasks race each other for several workers, so how many
+    /// instructions a task costs depends on how the threads met (callgrind's counts of such a backend never agreed
+    /// twice in 4 runs).
     public static func countable(_ backend: Backend) -> Bool {
-        uncountable[backend.id] == nil && Workload.singleProducer.supports(backend)
+        uncountable[backend.id] == nil && !backend.has(.concurrent) && Workload.singleProducer.supports(backend)
     }
 
     /// The child's work; returns when both rounds have run.

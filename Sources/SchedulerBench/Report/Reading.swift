@@ -48,6 +48,19 @@ extension Report {
                     + "; the closure's own context alone (direct call) is \(Format.short(direct.summary.median.value))."
             )
         }
+        let concurrent: [BackendID] = [.threadPoolConcurrent, .concurrentDispatch, .operationQueueConcurrent]
+        let speedups = (concurrent + [.threadPool, .dispatch]).compactMap { backend in
+            view.row(backend, .parallelFanOut, .speedup).map {
+                "`\(backend)` \(Format.short($0.summary.median.value))x"
+            }
+        }
+        if !speedups.isEmpty {
+            lines.append(
+                "Concurrency (W15, CPU-bound 5 µs tasks, speed-up over one thread; the core count is the ceiling): "
+                    + speedups.joined(separator: ", ")
+                    + " (the serial ones spread over one scheduler per core). A hop onto a concurrent scheduler costs "
+                    + "what W1 says for it; it buys speed-up only for independent work.")
+        }
         let bimodal = view.rows.filter { $0.summary.modes.count == 2 }
         if !bimodal.isEmpty {
             lines.append(
