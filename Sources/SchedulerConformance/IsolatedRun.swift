@@ -129,18 +129,14 @@ extension IsolatedRun {
         var results: [RuleResult] = []
         for backend in backends {
             var run = IsolatedRun(backend: backend, rules: rules)
-            var reported = Set(run.results.map(\.ruleID))
+            var reported = Set<String>()
             func report(_ all: [RuleResult]) {
-                for result in all where !reported.contains(result.ruleID) {
-                    reported.insert(result.ruleID)
+                for result in all where reported.insert(result.ruleID).inserted {
                     done += 1
                     progress(result, done, total)
                 }
             }
-            for result in run.results {
-                done += 1
-                progress(result, done, total)
-            }
+            report(run.results)  // declared and not-applicable rules, settled without a child
             while let ids = run.nextRules {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: executable)
