@@ -45,11 +45,11 @@ import Synchronization
 // shut-down flag before every task it starts, so once shutdown has begun no task starts except one a worker was
 // already starting, and the rest of a batch it had taken is cancelled too (the pool used to finish such a batch: up
 // to 128 tasks started after `shutdown()` was called). Scheduling afterwards returns an already-cancelled handle.
+// Pending work keeps its scheduler and the pool alive; worker threads hold only the core, so a pool nobody references
+// any more shuts itself down in `deinit`.
 //
 // Concurrent schedulers (``ThreadPoolConcurrentScheduler``) share the workers, the ready FIFO and the timer heap: a
-// ready entry is a *lane*, either a serial scheduler's queue or one of a concurrent scheduler's `width` slots. Pending work keeps its scheduler
-// and the pool alive; worker threads hold only the core, so a pool nobody references any more shuts itself down in
-// `deinit`.
+// ready entry is a *lane*, either a serial scheduler's queue or one of a concurrent scheduler's `width` slots.
 
 /// A fixed set of worker threads (lock + condition variable) over which many serial ``ThreadPoolScheduler``s are
 /// multiplexed.
