@@ -5,11 +5,15 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// Where Combine is not part of the system, OpenCombine stands in for it.
+let nonApple: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
+
 let package = Package(
     name: "SchedulerKit",
     products: [
         .library(name: "SchedulerKit", targets: ["SchedulerKit"]),
         .library(name: "SchedulerKitNIO", targets: ["SchedulerKitNIO"]),
+        .library(name: "SchedulerKitCombine", targets: ["SchedulerKitCombine"]),
         .library(name: "SchedulerConformance", targets: ["SchedulerConformance"]),
         .library(name: "SchedulerBench", targets: ["SchedulerBench"]),
         .executable(name: "bench", targets: ["bench"]),
@@ -19,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Combine's open-source implementation, for Linux; on Apple platforms the Combine targets use Combine itself.
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         .target(
@@ -39,6 +45,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Combine both ways: any Combine scheduler as a SchedulerKit scheduler (CombineSchedulerAdapter), and every
+        // SchedulerKit timed scheduler as a Combine scheduler (CombineScheduler). A target of its own, like the NIO one.
+        .target(
+            name: "SchedulerKitCombine",
+            dependencies: [
+                "SchedulerKit",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApple)),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: nonApple)),
+                .product(
+                    name: "OpenCombineFoundation", package: "OpenCombine", condition: .when(platforms: nonApple)),
+            ],
+            swiftSettings: strict
+        ),
         // What the conformance kit and the bench both need: RFC 4180 CSV, whole-file writes, resident memory,
         // producer threads released together, quantiles. No dependencies.
         .target(name: "ToolSupport", swiftSettings: strict),
@@ -54,6 +73,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Combine's schedulers (OpenCombine's on Linux) as conformance backends.
+        .target(
+            name: "SchedulerConformanceCombine",
+            dependencies: ["SchedulerConformance", "SchedulerKitCombine"],
+            swiftSettings: strict
+        ),
         .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("dl")]),
         // Linux calls the bench makes that Swift cannot reach directly: perf software counters, CPU affinity, renameat2.
         .target(name: "CBenchSystem"),
@@ -62,6 +87,8 @@ let package = Package(
             dependencies: [
                 "SchedulerKit",
                 "SchedulerKitNIO",
+                "SchedulerKitCombine",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApple)),
                 "CJemalloc",
                 "CBenchSystem",
                 "ToolSupport",
@@ -77,6 +104,7 @@ let package = Package(
                 "SchedulerBench",
                 "SchedulerConformance",
                 "SchedulerConformanceNIO",
+                "SchedulerConformanceCombine",
                 "ToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -88,7 +116,9 @@ let package = Package(
         .testTarget(name: "SchedulerKitTests", dependencies: ["SchedulerKit", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["SchedulerConformance", "SchedulerConformanceNIO", "SchedulerKit"],
+            dependencies: [
+                "SchedulerConformance", "SchedulerConformanceNIO", "SchedulerConformanceCombine", "SchedulerKit",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -105,6 +135,26 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SchedulerKitCombineTests",
+            dependencies: [
+                "SchedulerKitCombine",
+                "SchedulerKit",
+                "TestSupport",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApple)),
+            ],
+            swiftSettings: strict
+        ),
+        // The scheduler and tests of the package in Tests/Fixtures/BenchYourOwn, compiled here as well: a third party's
+        // use of the kit and the bench, through public API only, checked by every `swift test`.
+        .testTarget(
+            name: "PublicAPITests",
+            dependencies: ["SchedulerKit", "SchedulerBench", "SchedulerConformance"],
+            path: "Tests/Fixtures/BenchYourOwn",
+            exclude: ["Package.swift", "Sources/your-bench"],
+            sources: ["Sources/YourScheduler", "Tests/YourSchedulerTests"],
             swiftSettings: strict
         ),
     ],

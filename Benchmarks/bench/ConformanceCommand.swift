@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 import SchedulerConformance
+import SchedulerConformanceCombine
 import SchedulerConformanceNIO
 import SchedulerKit
 import ToolSupport
 
-/// `bench conformance`: every conformance rule on every built-in backend and on the SwiftNIO adapters, written to
+/// `bench conformance`: every conformance rule on every built-in backend, the SwiftNIO adapters and Combine's schedulers, written to
 /// `conformance.csv` and `CONFORMANCE.md` in the output directory (the same rule definitions `swift test` runs), and
 /// the rules themselves, with why each matters and what it catches, to `Docs/Rules.md`.
 struct ConformanceCommand: ParsableCommand {
@@ -32,8 +33,8 @@ struct ConformanceCommand: ParsableCommand {
     @Flag(name: .long, help: .hidden)
     var child = false
 
-    /// The built-in backends, then the SwiftNIO adapters.
-    static let backends = ConformanceBackend.builtIn + ConformanceBackend.nio
+    /// The built-in backends, then the SwiftNIO adapters, then Combine's schedulers.
+    static let backends = ConformanceBackend.builtIn + ConformanceBackend.nio + ConformanceBackend.combine
 
     func validate() throws {
         let ruleIDs = Set(ConformanceRules.all.map(\.id))
@@ -87,7 +88,11 @@ struct ConformanceCommand: ParsableCommand {
         let failures = results.filter(\.outcome.isFailure)
         let byDesign = failures.filter { backends.designReason(for: $0) != nil }
         for failure in failures {
-            print("\(failure)" + (backends.designReason(for: failure) == nil ? "" : " [expected: fails by design]"))
+            if backends.designReason(for: failure) == nil {
+                print(failure.failureMessage)
+            } else {
+                print("\(failure) [expected: fails by design]")
+            }
         }
         let counts = Dictionary(grouping: results, by: \.outcome.label).mapValues(\.count)
         print(

@@ -123,6 +123,21 @@ public struct RuleResult: Sendable, CustomStringConvertible {
     }
 }
 
+extension RuleResult {
+    /// What to print when the rule failed: what went wrong, the promise it broke, and how to run only this rule
+    /// again. Empty unless the outcome is a failure.
+    public var failureMessage: String {
+        guard case .failed(let detail) = outcome else { return "" }
+        let statement = ConformanceRules.rule(ruleID)?.statement ?? "(unknown rule)"
+        return """
+            \(ruleID) · \(backendName) failed: \(detail)
+              The rule: \(statement)
+              Run only this rule again: backend.evaluate(ConformanceRules.rule("\(ruleID)")!) in your test, or \
+            swift run -c release bench conformance --rule \(ruleID) --backend "\(backendName)" for a backend bench knows.
+            """
+    }
+}
+
 /// Thrown by a check when the scheduler broke the rule; `detail` says how, with numbers.
 public struct RuleFailure: Error, CustomStringConvertible {
     public let detail: String

@@ -1,4 +1,5 @@
 import SchedulerConformance
+import SchedulerKit
 import Testing
 
 #if canImport(Glibc)
@@ -38,8 +39,8 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
         switch result.outcome {
         case .passed:
             #expect(declaration == nil)
-        case .failed(let detail):
-            Issue.record("\(rule.id) · \(backend.name): \(detail)")
+        case .failed:
+            Issue.record(Comment(rawValue: result.failureMessage))
         case .declared(let reason):
             // A declaration is reported as such, never as a pass; it must say why.
             #expect(
@@ -57,6 +58,24 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
                     ? nil : ConformanceCase(rule: rule, backend: backend)
             }
         }
+    }
+}
+
+/// Checks that `backend` declares only rules that apply to it (or would, but for the traits in `lacking`) and expects
+/// to fail only rules that run, each with a reason.
+func expectMeaningfulDeclarations(of backend: ConformanceBackend, lacking: SchedulerTraits = []) throws {
+    for (id, reason) in backend.declarations {
+        let rule = try #require(ConformanceRules.rule(id), "\(backend.name) declares unknown rule \(id)")
+        #expect(
+            rule.applies(to: backend.traits.union(lacking)),
+            "\(backend.name) declares \(id), which does not apply to it anyway")
+        #expect(!reason.isEmpty)
+    }
+    for (id, reason) in backend.expectedFailures {
+        let rule = try #require(ConformanceRules.rule(id), "\(backend.name) expects unknown rule \(id) to fail")
+        #expect(
+            backend.outcomeWithoutRunning(rule) == nil, "\(backend.name) expects \(id) to fail, but it does not run")
+        #expect(!reason.isEmpty)
     }
 }
 

@@ -20,22 +20,9 @@ extension Conformance {
             arguments: ConformanceBackend.nio.map(\.name))
         func declarationsAndExpectedFailures(_ name: String) throws {
             let backend = try #require(ConformanceBackend.nio.first { $0.name == name })
-            for (id, reason) in backend.declarations {
-                let rule = try #require(ConformanceRules.rule(id), "\(name) declares unknown rule \(id)")
-                // T6 needs fixed-rate, the very promise NIO's fixed-delay repeating lacks: declared so the matrix says
-                // why.
-                let lacking: SchedulerTraits = backend.traits.contains(.repeating) ? .fixedRate : []
-                #expect(
-                    rule.applies(to: backend.traits.union(lacking)),
-                    "\(name) declares \(id), which does not apply to it anyway")
-                #expect(!reason.isEmpty)
-            }
-            for (id, reason) in backend.expectedFailures {
-                let rule = try #require(ConformanceRules.rule(id), "\(name) expects unknown rule \(id) to fail")
-                #expect(
-                    backend.outcomeWithoutRunning(rule) == nil, "\(name) expects \(id) to fail, but it does not run")
-                #expect(!reason.isEmpty)
-            }
+            // T6 needs fixed-rate, the very promise NIO's fixed-delay repeating lacks: declared so the matrix says why.
+            try expectMeaningfulDeclarations(
+                of: backend, lacking: backend.traits.contains(.repeating) ? .fixedRate : [])
         }
 
         /// What is not applicable where, so a trait change that silently drops rules shows up here.

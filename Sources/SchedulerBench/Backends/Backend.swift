@@ -57,7 +57,8 @@ public struct Backend: Sendable {
 }
 
 extension Backend {
-    /// Every backend and reference, in table order (the SwiftNIO ones are defined in `NIOBackends.swift`).
+    /// Every backend and reference, in table order (the SwiftNIO ones are defined in `NIOBackends.swift`, Combine's in
+    /// `CombineBackends.swift`).
     public static let all: [Backend] = [
         .scheduler(
             .dispatch, "DispatchQueueScheduler: private serial queue targeting the default global queue",
@@ -135,6 +136,10 @@ extension Backend {
         },
         nioEventLoop,
         nioThreadPool,
+        combineDispatch,
+        combineOperationQueue,
+        combineRunLoop,
+        combineImmediate,
         .reference(
             .rawDispatch, "DispatchQueue(label:).async on a serial queue",
             capabilities: [.serial, .asynchronous, .realTimers]
@@ -179,5 +184,6 @@ extension Backend {
         },
     ]
 
-    public static func withID(_ id: BackendID) -> Backend? { all.first { $0.id == id } }
+    /// A built-in or registered backend (``register(_:)``).
+    public static func withID(_ id: BackendID) -> Backend? { known.first { $0.id == id } }
 }

@@ -27,10 +27,14 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// Runs several of its tasks at once (a concurrent scheduler, or a raw concurrent queue).
     public static let concurrent = Capabilities(rawValue: 1 << 8)
 
+    /// Can run a Combine pipeline (`receive(on:)`, W18): a Combine scheduler behind an adapter, or any timed
+    /// SchedulerKit scheduler through `CombineScheduler`.
+    public static let combine = Capabilities(rawValue: 1 << 9)
+
     static let names: [(Capabilities, String)] = [
         (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
         (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"),
-        (.cancellation, "cancel"), (.concurrent, "concurrent"),
+        (.cancellation, "cancel"), (.concurrent, "concurrent"), (.combine, "combine"),
     ]
 
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
@@ -43,6 +47,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         if traits.contains(.asynchronous) { capabilities.insert(.asynchronous) }
         if traits.contains(.timed) && !traits.contains(.virtualTime) { capabilities.insert(.realTimers) }
         if traits.contains(.virtualTime) { capabilities.insert(.virtualTime) }
+        if traits.contains(.timed) { capabilities.insert(.combine) }
         if !traits.isDisjoint(with: [.asynchronous, .trampoline, .virtualTime]) { capabilities.insert(.flatRecursion) }
         // Actor workloads have no driver for virtual time, so they need an asynchronous executor.
         if traits.contains(.asynchronous) && SchedulerExecutor.accepts(traits) { capabilities.insert(.executor) }

@@ -36,9 +36,12 @@ extension Metric {
     public static let nsPerStep = Metric("ns_per_step", unit: "ns")
     public static let nsPerValue = Metric("ns_per_value", unit: "ns")
     public static let nsPerCall = Metric("ns_per_call", unit: "ns")
+    public static let nsPerEvent = Metric("ns_per_event", unit: "ns")
+    /// Events a consumer received per second of wall clock (W16–W18): 10⁹ / `ns_per_event`.
+    public static let eventsPerSecond = Metric("events_per_s", unit: "events/s", lowerIsBetter: false)
     /// Work done per wall-clock time, over the work's own CPU time on one thread (W15): 1 is serial.
     public static let speedup = Metric("speedup", unit: "x", lowerIsBetter: false)
-    // Latency percentiles (W5, W6), nanoseconds after the clock's own cost is subtracted.
+    // Latency percentiles (W5, W6, W16–W18), nanoseconds after the clock's own cost is subtracted.
     public static let p50 = Metric("p50", unit: "ns")
     public static let p90 = Metric("p90", unit: "ns")
     public static let p99 = Metric("p99", unit: "ns")
@@ -67,7 +70,8 @@ extension Metric {
 
     /// Every declared metric.
     public static let all: [Metric] = [
-        .nsPerTask, .cpuNsPerTask, .nsPerRoundTrip, .nsPerStep, .nsPerValue, .nsPerCall, .speedup,
+        .nsPerTask, .cpuNsPerTask, .nsPerRoundTrip, .nsPerStep, .nsPerValue, .nsPerCall, .nsPerEvent,
+        .eventsPerSecond, .speedup,
         .p50, .p90, .p99, .p999, .maxLatency, .peakRSSGrowth, .rssPerQueuedTask, .cpuMsIdle,
         .allocsPerTask, .bytesPerTask, .allocsPerCall, .allocsPerRoundTrip,
         .sizeClassBytesPerTask, .sizeClassBytesPerCall, .sizeClassBytesPerRoundTrip,

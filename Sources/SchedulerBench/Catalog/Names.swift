@@ -13,6 +13,10 @@ extension BackendID {
     public static let concurrentDispatch = BackendID(rawValue: "concurrent-dispatch")
     public static let threadPoolConcurrent = BackendID(rawValue: "threadpool-concurrent")
     public static let operationQueueConcurrent = BackendID(rawValue: "operationqueue-concurrent")
+    public static let combineDispatch = BackendID(rawValue: "combine-dispatch")
+    public static let combineOperationQueue = BackendID(rawValue: "combine-operationqueue")
+    public static let combineRunLoop = BackendID(rawValue: "combine-runloop")
+    public static let combineImmediate = BackendID(rawValue: "combine-immediate")
     // Reference rows: the primitives the backends wrap, and floors.
     public static let rawDispatch = BackendID(rawValue: "raw-dispatch")
     public static let rawDispatchGlobal = BackendID(rawValue: "raw-dispatch-global")
@@ -40,6 +44,9 @@ extension WorkloadID {
     public static let actorPingPong = WorkloadID(rawValue: "W13")
     public static let idleCPU = WorkloadID(rawValue: "W14")
     public static let parallelFanOut = WorkloadID(rawValue: "W15")
+    public static let observeOn = WorkloadID(rawValue: "W16")
+    public static let observeOnDrain = WorkloadID(rawValue: "W17")
+    public static let receiveOn = WorkloadID(rawValue: "W18")
 }
 
 extension ParameterName {
@@ -59,4 +66,5 @@ extension ParameterName {
     public static let caller = ParameterName(rawValue: "caller")
     public static let idleMilliseconds = ParameterName(rawValue: "idle_ms")
     public static let workMicroseconds = ParameterName(rawValue: "work_us")
+    public static let events = ParameterName(rawValue: "events")
 }

@@ -100,12 +100,12 @@ public struct Workload: Sendable {
         return body(lanes, backend, parameters)
     }
 
-    /// Every workload: W1 to W10, W11 to W13 on actors and tasks, W14 idle CPU, W15 parallel fan-out
-    /// (`Docs/Workloads.md`).
+    /// Every workload: W1 to W10, W11 to W13 on actors and tasks, W14 idle CPU, W15 parallel fan-out, W16 to W18
+    /// events received on a scheduler (`Docs/Workloads.md`).
     public static let all: [Workload] = [
         .singleProducer, .producers, .fanOut, .pingPong, .startLatency, .timerLateness, .cancellation,
         .recursion, .allocations, .reactiveHop, .actorHop, .taskLifecycle, .actorPingPong, .idleCPU,
-        .parallelFanOut,
+        .parallelFanOut, .observeOn, .observeOnDrain, .receiveOn,
     ]
 
     public static func withID(_ id: WorkloadID) -> Workload? { all.first { $0.id == id } }

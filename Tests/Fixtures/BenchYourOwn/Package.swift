@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// A package outside SchedulerKit that checks and benches a scheduler of its own with SchedulerKit's public API only:
+// the conformance kit (SchedulerConformance) and the bench library (SchedulerBench). SchedulerKit's own test target
+// PublicAPITests compiles the scheduler and the tests of this package too, so `swift test` there keeps them honest.
+//
+//   swift run -c release your-bench        # the kit's verdicts and a quick bench beside the thread pool
+//   swift test                             # the kit as a Swift Testing suite
+let package = Package(
+    name: "BenchYourOwn",
+    dependencies: [.package(name: "SchedulerKit", path: "../../..")],
+    targets: [
+        .target(
+            name: "YourScheduler",
+            dependencies: [
+                .product(name: "SchedulerKit", package: "SchedulerKit"),
+                .product(name: "SchedulerBench", package: "SchedulerKit"),
+                .product(name: "SchedulerConformance", package: "SchedulerKit"),
+            ]
+        ),
+        .executableTarget(
+            name: "your-bench",
+            dependencies: [
+                "YourScheduler",
+                .product(name: "SchedulerKit", package: "SchedulerKit"),
+                .product(name: "SchedulerBench", package: "SchedulerKit"),
+                .product(name: "SchedulerConformance", package: "SchedulerKit"),
+            ]
+        ),
+        .testTarget(
+            name: "YourSchedulerTests",
+            dependencies: [
+                "YourScheduler",
+                .product(name: "SchedulerKit", package: "SchedulerKit"),
+                .product(name: "SchedulerBench", package: "SchedulerKit"),
+                .product(name: "SchedulerConformance", package: "SchedulerKit"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
