@@ -14,12 +14,17 @@ public enum InstructionProbe {
     /// closure (a closure's symbol would contain its function's name and match too).
     static let phasePattern = "*InstructionProbe*countedPhase*"
 
-    /// Backends that cannot be counted: one spins without end by design (valgrind would count its spinning as its
-    /// run path), one hosts only actors.
+    /// Backends that are not counted: one spins without end by design (valgrind would count its spinning as its
+    /// run path), one hosts only actors, and Combine's schedulers are a peer's code, not SchedulerKit's (the gate is
+    /// for SchedulerKit's own paths; their W9 allocations are still measured).
     static let uncountable: [BackendID: String] = [
         .spinHandOff: "its consumer thread never sleeps, so the instructions it spins would count as its run path",
         .defaultExecutor: "it hosts actors and tasks only; it has no schedule path of its own",
+        .combineDispatch: combinePeer, .combineOperationQueue: combinePeer, .combineRunLoop: combinePeer,
+        .combineImmediate: combinePeer,
     ]
+    static let combinePeer =
+        "Combine's scheduler is a peer's code: the instruction gate is for SchedulerKit's own paths"
 
     /// Tasks in the smaller counted round: enough that what a round does once (a wake-up, a spin before sleep, a
     /// thread Dispatch parks) is a fraction of a percent of what its tasks cost.
