@@ -48,6 +48,8 @@ extension ConformanceBackend {
         traits: CombinePeers.operationQueueTraits,
         declarations: combineDeclarations,
         expectedFailures: [
+            "T3":
+                "Delayed work due now is still an operation that waits for its own timer to become ready, so plain work added after it can start first (seen once: task 3 (plain) ran in place 1 of 300; it passed in other runs).",
             "T4":
                 "Delayed work is an operation that becomes ready at its date, each with a timer of its own; operations that become ready at one moment need not start in the order they were added (seen: 1 of 999 neighbours out of order; it does not show in every run).",
             "T6":
@@ -94,7 +96,7 @@ extension ConformanceBackend {
     public static let combineImmediate = ConformanceBackend(
         name: "Combine ImmediateScheduler",
         traits: CombinePeers.immediateTraits,
-        declarations: combineDeclarations,
+        declarations: combineDeclarations.filter { $0.key == "C5" },  // C1 and C4 need serial
         expectedFailures: [
             "R2":
                 "Every action runs on the stack of the schedule call, so each recursive step nests one frame deeper (seen: over 64 KiB after 75 steps).",
