@@ -49,7 +49,7 @@ public enum Report {
                 into: folder, log: log)
             written += chartFiles
         }
-        // The conformance matrix beside it, when `bench conformance` wrote one there (for the NIO section).
+        // The conformance matrix beside it, when `bench conformance` wrote one there (for the peers section).
         let conformancePath = (resultsDirectory as NSString).appendingPathComponent("conformance.csv")
         let conformance =
             FileManager.default.fileExists(atPath: conformancePath) ? try ConformanceRow.read(conformancePath) : []

@@ -37,14 +37,7 @@ extension Report {
                 + "the paired ratio's interval is clear of 1.\n\n" + actors.map { "- \($0)" }.joined(separator: "\n")
                 + "\n\n"
         }
-        let nio = nioFindings(main, conformance: conformance)
-        if !nio.isEmpty {
-            text +=
-                "## SwiftNIO beside SchedulerKit\n\nNIO's event loop through the thin `EventLoopScheduler` adapter (`nio-eventloop`), "
-                + "beside raw `EventLoop.execute` (`raw-nio-execute`), the `NIOThreadPool` adapter and SchedulerKit's `threadpool` and "
-                + "`dispatch` (\(main.allocator.rawValue)); a difference is claimed only where the paired ratio's interval is clear of 1.\n\n"
-                + nio.map { "- \($0)" }.joined(separator: "\n") + "\n\n"
-        }
+        text += peersSection(main, conformance: conformance)
         for allocator in allocators {
             text += goalsSection(run: run, allocator: allocator, calibration: calibration)
         }

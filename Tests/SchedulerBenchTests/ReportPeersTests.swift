@@ -3,7 +3,7 @@ import Testing
 
 @testable import SchedulerBench
 
-@Suite struct NIOFindingsTests {
+@Suite struct PeerFindingsTests {
     static let run = Fixtures.run([
         Fixtures.Cell(rounds: [
             .nioEventLoop: steady(300), .rawNIOExecute: steady(250), .nioThreadPool: steady(900),
@@ -36,8 +36,13 @@ import Testing
         ConformanceRow(rule: "C1", backend: "ThreadPoolScheduler", outcome: .passed, detail: ""),
     ]
 
+    static func findings(_ peer: Peer, _ view: RunView = view, conformance: [ConformanceRow] = []) -> String {
+        Report.peerFindings(view, conformance: conformance).first { $0.peer.name == peer.name }?.findings
+            .joined(separator: "\n") ?? ""
+    }
+
     @Test func sentencesFollowFromTheMediansAndTheNoise() {
-        let text = Report.nioFindings(Self.view).joined(separator: "\n")
+        let text = Self.findings(.nio)
         #expect(
             text.contains(
                 "Throughput (W1): `nio-eventloop` 300 ns, raw `EventLoop.execute` 250 ns, `nio-threadpool` 900 ns, `threadpool` 100 ns, `dispatch` 450 ns."
@@ -63,13 +68,13 @@ import Testing
             ))
         #expect(
             text.contains(
-                "The adapter itself (current scheduler and handle) costs 1.20x more than raw `EventLoop.execute` on W1 (300 ns against 250 ns)."
+                "The adapter itself (current scheduler and handle) cost 1.20x more than raw `EventLoop.execute` on W1 (300 ns against 250 ns)."
             ))
         #expect(!text.contains("Semantics"))  // no conformance matrix given
     }
 
     @Test func theConformanceMatrixSaysWhatNIOKeeps() {
-        let text = Report.nioFindings(Self.view, conformance: Self.matrix).joined(separator: "\n")
+        let text = Self.findings(.nio, conformance: Self.matrix)
         #expect(
             text.contains(
                 "`EventLoopScheduler` (`nio-eventloop`) passes 1 of the 3 rules that apply; fails C2 (cancel() returned true but the delayed task ran in 53 of 100 000 races); declares C1"
@@ -78,13 +83,45 @@ import Testing
         #expect(text.contains("`ThreadPoolScheduler` passes C1, C2."))
     }
 
-    @Test func aRunWithoutNIORowsHasNoSection() {
+    @Test func aRunWithoutPeerRowsHasNoSection() {
+        let peerLanes = Peer.all.flatMap(\.lanes)
         let others = RunData(
-            summary: Self.run.summary.filter { ![.nioEventLoop, .nioThreadPool].contains($0.backend) },
-            rounds: Self.run.rounds)
-        #expect(Report.nioFindings(RunView(run: others, allocator: .jemalloc), conformance: Self.matrix).isEmpty)
-        #expect(!Report.markdown(run: others, folder: "run-1", charts: []).contains("SwiftNIO beside SchedulerKit"))
-        #expect(Report.markdown(run: Self.run, folder: "run-1", charts: []).contains("## SwiftNIO beside SchedulerKit"))
+            summary: Self.run.summary.filter { !peerLanes.contains($0.backend) }, rounds: Self.run.rounds)
+        #expect(Report.peerFindings(RunView(run: others, allocator: .jemalloc), conformance: Self.matrix).isEmpty)
+        #expect(!Report.markdown(run: others, folder: "run-1", charts: []).contains("Peers beside SchedulerKit"))
+        let report = Report.markdown(run: Self.run, folder: "run-1", charts: [])
+        #expect(report.contains("## Peers beside SchedulerKit"))
+        #expect(report.contains("### SwiftNIO"))
+        #expect(!report.contains("### Combine"))  // the fixture has no Combine rows
+    }
+
+    static let combineRun = Fixtures.run([
+        Fixtures.Cell(rounds: [
+            .combineDispatch: steady(600), .rawDispatchGlobal: steady(400), .combineOperationQueue: steady(2_000),
+            .combineImmediate: steady(20), .threadPool: steady(100), .dispatch: steady(450),
+        ]),
+        Fixtures.Cell(
+            workload: .receiveOn, metric: .nsPerEvent,
+            rounds: [.combineDispatch: steady(1_700), .combineRunLoop: steady(9_000), .threadPool: steady(1_000)]),
+    ])
+
+    @Test func combineIsComparedWithItsOwnLanesBesideIt() {
+        let text = Self.findings(.combine, RunView(run: Self.combineRun, allocator: .jemalloc))
+        #expect(
+            text.contains(
+                "Throughput (W1): `combine-dispatch` 600 ns, raw `DispatchQueue.async` 400 ns, `combine-operationqueue` 2000 ns, `combine-immediate` 20.0 ns, `threadpool` 100 ns, `dispatch` 450 ns. SchedulerKit is ahead, `threadpool` 6.00x below Combine."
+            ), "\(text)")
+        #expect(
+            text.contains(
+                "Combine's receive(on:) (W18): `combine-dispatch` 1700 ns, `combine-runloop` 9000 ns, `threadpool` 1000 ns. SchedulerKit is ahead, `threadpool` 1.70x below Combine."
+            ))
+        #expect(
+            text.contains(
+                "Combine's `DispatchQueue` scheduler and the adapter together cost 1.50x more than raw `DispatchQueue.async` on W1 (600 ns against 400 ns)."
+            ))
+        #expect(
+            text.contains("[`Docs/Combine.md`](../Docs/Combine.md#combine-beside-schedulerkit-why-the-figures-differ)"))
+        #expect(Self.findings(.nio, RunView(run: Self.combineRun, allocator: .jemalloc)).isEmpty)
     }
 
     @Test func conformanceRowsAreReadFromTheCSVBenchConformanceWrites() throws {
