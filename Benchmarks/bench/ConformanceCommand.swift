@@ -20,7 +20,7 @@ struct ConformanceCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "The page of every rule with why it matters and what it catches (written when every rule runs).")
+        help: "The page of every rule with why it matters and what it catches (written when every rule runs on every backend).")
     var rulesPage: String = "Docs/Rules.md"
 
     @Option(name: .long, parsing: .upToNextOption, help: "Only these rule ids (e.g. C2 T4); default: all.")
@@ -81,7 +81,8 @@ struct ConformanceCommand: ParsableCommand {
                 "cannot write reports to \(directory.path): \(error.localizedDescription); check the --output directory"
             )
         }
-        if rule.isEmpty {
+        // The page names the command that made it, so only a run of every rule on every backend rewrites it.
+        if rule.isEmpty && backend.isEmpty {
             try AtomicFile.write(
                 ConformanceReport.rulesPage(command: commandLine()), to: URL(fileURLWithPath: rulesPage))
         }
