@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerConformance
+import SchedulerKit
 import Testing
 
 extension Conformance {
@@ -33,6 +34,24 @@ extension Conformance {
             for rule in ConformanceRules.all { #expect(text.contains("- **\(rule.id)** \(rule.statement)")) }
             #expect(text.contains("| Rule | " + ConformanceBackend.builtIn.map(\.name).joined(separator: " | ") + " |"))
             #expect(text.contains("fixed delay \\| not rate"), "a pipe in a detail must not split the table")
+        }
+
+        @Test("An expected failure says so whether it failed this run or passed (pass†), with its reason")
+        func expectedFailures() {
+            let backend = ConformanceBackend(
+                name: "Racy", traits: [.serial], expectedFailures: ["T3": "a timer overtakes", "T4": "ties reorder"]
+            ) { ConformanceSession(makeScheduler: { Schedulers.immediate }) }
+            let results = [
+                RuleResult(ruleID: "T3", backendName: "Racy", outcome: .passed(note: ""), seconds: 0),
+                RuleResult(ruleID: "T4", backendName: "Racy", outcome: .failed(detail: "3 of 999"), seconds: 0),
+            ]
+            let text = ConformanceReport.markdown(
+                results, rules: ConformanceRules.all.filter { ["T3", "T4"].contains($0.id) }, backends: [backend],
+                provenance: ReportProvenance(command: "test", commit: "abc1234", machine: "test host"))
+            #expect(text.contains("| T3 | pass† |"))
+            #expect(text.contains("| T4 | **FAIL** |"))
+            #expect(text.contains("- T3 · Racy: passed in this run, but can fail by design (a timer overtakes)\n"))
+            #expect(text.contains("- T4 · Racy: failed (by design: ties reorder): 3 of 999"))
         }
 
         @Test("Writing leaves exactly the two reports, no temporary files, and replaces old ones whole")
