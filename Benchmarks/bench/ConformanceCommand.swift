@@ -20,7 +20,9 @@ struct ConformanceCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "The page of every rule with why it matters and what it catches (written when every rule runs on every backend).")
+        help:
+            "The page of every rule with why it matters and what it catches (written when every rule runs on every backend)."
+    )
     var rulesPage: String = "Docs/Rules.md"
 
     @Option(name: .long, parsing: .upToNextOption, help: "Only these rule ids (e.g. C2 T4); default: all.")

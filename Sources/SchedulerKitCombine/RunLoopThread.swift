@@ -22,6 +22,9 @@ public final class RunLoopThread: @unchecked Sendable {
     public init(name: String) {
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
+            // Named from inside: on Linux a name set before `start()` does not reach the thread, which keeps the
+            // name it inherited from the thread that created it.
+            Thread.current.name = name
             runLoop = RunLoop.current
             let keepAlive = Timer(timeInterval: 1e9, repeats: true) { _ in }
             runLoop.add(keepAlive, forMode: .default)
@@ -32,7 +35,6 @@ public final class RunLoopThread: @unchecked Sendable {
             keepAlive.invalidate()
             finished.signal()
         }
-        thread.name = name
         thread.start()
         ready.wait()
     }

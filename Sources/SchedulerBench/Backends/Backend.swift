@@ -32,7 +32,7 @@ public struct Backend: Sendable {
     public func has(_ required: Capabilities) -> Bool { capabilities.isSuperset(of: required) }
 
     /// The `default-executor` reference hosts actors and tasks only: it is not a lane for the W1–W10 workloads.
-    public var hostsOnlyActors: Bool { capabilities == .executor }
+    public var hostsOnlyActors: Bool { capabilities.subtracting(.promptWakeUp) == .executor }
 
     /// A scheduler backend; `lacking` removes what its traits do not say (e.g. handles that cannot cancel), `adding`
     /// what the bench's use of it adds to them.
@@ -142,26 +142,26 @@ extension Backend {
         combineImmediate,
         .reference(
             .rawDispatch, "DispatchQueue(label:).async on a serial queue",
-            capabilities: [.serial, .asynchronous, .realTimers]
+            capabilities: [.serial, .asynchronous, .realTimers, .promptWakeUp]
         ) {
             LaneGroup { DispatchLane(label: $0) }
         },
         .reference(
             .rawDispatchGlobal,
             "DispatchQueue(label:target: .global()).async, the queue DispatchQueueScheduler wraps",
-            capabilities: [.serial, .asynchronous, .realTimers]
+            capabilities: [.serial, .asynchronous, .realTimers, .promptWakeUp]
         ) {
             LaneGroup { DispatchLane(label: $0, target: .global()) }
         },
         .reference(
             .rawDispatchConcurrent, "DispatchQueue(label:attributes: .concurrent).async",
-            capabilities: [.concurrent, .asynchronous, .realTimers]
+            capabilities: [.concurrent, .asynchronous, .realTimers, .promptWakeUp]
         ) {
             LaneGroup { DispatchLane(label: $0, attributes: .concurrent) }
         },
         .reference(
             .rawOperationQueue, "OperationQueue, maxConcurrentOperationCount = 1, addOperation",
-            capabilities: [.serial, .asynchronous]
+            capabilities: [.serial, .asynchronous, .promptWakeUp]
         ) {
             LaneGroup { OperationQueueLane(label: $0) }
         },
@@ -169,16 +169,16 @@ extension Backend {
         .reference(
             .spinHandOff,
             "the floor of a hand-off with one allocation per task: the pool's node and lock-free "
-                + "queue, drained by a thread that never sleeps", capabilities: [.serial]
+                + "queue, drained by a thread that never sleeps", capabilities: [.serial, .promptWakeUp]
         ) {
             HandOffFloorLane.group()
         },
-        .reference(.directCall, "calls the closure directly", capabilities: [.serial]) {
+        .reference(.directCall, "calls the closure directly", capabilities: [.serial, .promptWakeUp]) {
             LaneGroup { _ in DirectLane() }
         },
         .reference(
             .defaultExecutor, "default actors and tasks on Swift's global concurrent executor",
-            capabilities: [.executor]
+            capabilities: [.executor, .promptWakeUp]
         ) {
             LaneGroup { _ in DefaultExecutorLane() }
         },

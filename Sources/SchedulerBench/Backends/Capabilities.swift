@@ -31,17 +31,24 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// SchedulerKit scheduler through `CombineScheduler`.
     public static let combine = Capabilities(rawValue: 1 << 9)
 
+    /// Work handed over from another thread starts without waiting for a poll: the thread that runs it is woken.
+    /// Every scheduler and primitive here but Combine's `RunLoop` on Linux, whose `RunLoop.perform` leaves a sleeping
+    /// loop asleep until its serving thread's next slice. The workloads that wait for one task at a time (W4, W5,
+    /// W8, W11–W13) need it: without it each of their thousands of steps per round would measure the slice.
+    public static let promptWakeUp = Capabilities(rawValue: 1 << 10)
+
     static let names: [(Capabilities, String)] = [
         (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
         (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"),
         (.cancellation, "cancel"), (.concurrent, "concurrent"), (.combine, "combine"),
+        (.promptWakeUp, "prompt-wake-up"),
     ]
 
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
 
     /// What a scheduler's declared traits let a workload do with it.
     init(traits: SchedulerTraits) {
-        var capabilities: Capabilities = [.scheduler, .cancellation]
+        var capabilities: Capabilities = [.scheduler, .cancellation, .promptWakeUp]
         if traits.contains(.serial) { capabilities.insert(.serial) }
         if traits.contains(.concurrent) { capabilities.insert(.concurrent) }
         if traits.contains(.asynchronous) { capabilities.insert(.asynchronous) }

@@ -34,23 +34,25 @@ extension Backend {
         }
     }
 
-    /// One thread serving its run loop per lane, so that two lanes (W4's ping and pong) are two threads.
+    /// One thread serving its run loop per core, and lanes take the threads in turn (as the NIO lanes take their event
+    /// loops), so two lanes (W4's ping and pong) are two threads, and W3's 1 000 schedulers share the cores' threads
+    /// as an app's run loops would, instead of being 1 000 threads waking every millisecond.
     static let combineRunLoop = Backend.scheduler(
         .combineRunLoop,
-        "Combine's RunLoop scheduler (OpenCombine), one thread serving its RunLoop per lane, in 1 ms slices "
-            + "(RunLoop.perform does not wake a sleeping loop on Linux)",
-        wraps: nil, traits: CombinePeers.runLoopTraits, lacking: .cancellation,
+        "Combine's RunLoop scheduler (OpenCombine) on fresh threads serving their RunLoop in 1 ms slices, one per core; "
+            + "lanes take the threads in turn (RunLoop.perform does not wake a sleeping loop on Linux)",
+        wraps: nil, traits: CombinePeers.runLoopTraits, lacking: [.cancellation, .promptWakeUp],
         conformanceName: "Combine RunLoop"
     ) {
-        let threads = Mutex<[RunLoopThread]>([])
+        let threads = (0..<Clock.cores).map { RunLoopThread(name: "bench-runloop-\($0)") }
+        let next = Atomic<Int>(0)
         return LaneGroup(
             make: { name in
-                let thread = RunLoopThread(name: name)
-                threads.withLock { $0.append(thread) }
+                let thread = threads[next.add(1, ordering: .relaxed).oldValue % threads.count]
                 return SchedulerLane(CombinePeers.runLoop(name: name, thread: thread))
             },
             close: {
-                for thread in threads.withLock({ $0 }) { thread.stop() }
+                for thread in threads { thread.stop() }
             })
     }
 

@@ -44,7 +44,7 @@ extension Backend {
         .rawNIOExecute,
         "EventLoop.execute (timers: scheduleTask(deadline:)) on a fresh MultiThreadedEventLoopGroup, one loop per core; "
             + "lanes take the loops in turn",
-        capabilities: [.serial, .asynchronous, .realTimers]
+        capabilities: [.serial, .asynchronous, .realTimers, .promptWakeUp]
     ) {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: Clock.cores)
         return LaneGroup(make: { _ in EventLoopLane(group.next()) }, close: { try? group.syncShutdownGracefully() })

@@ -72,7 +72,7 @@ extension Workload {
             allocations: allocations, sizeClassBytes: sizeClassBytes,
             units: { $0[countedBy] }, prepare: prepare)
         return Workload(
-            id: id, name: name, summary: summary, requires: [.executor], metrics: [timing],
+            id: id, name: name, summary: summary, requires: [.executor, .promptWakeUp], metrics: [timing],
             allocationProbe: probe, configurations: configurations
         ) { lanes, _, parameters in
             let units = parameters[countedBy]

@@ -4,7 +4,7 @@ extension Workload {
     /// W4: a counter bounces between two serial lanes; each hop is scheduled from inside the other lane's task.
     static let pingPong = Workload(
         id: .pingPong, name: "ping-pong", summary: "round trips between two schedulers",
-        requires: [.serial, .asynchronous], metrics: [.nsPerRoundTrip],
+        requires: [.serial, .asynchronous, .promptWakeUp], metrics: [.nsPerRoundTrip],
         configurations: { [Parameters([.roundTrips: $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
     ) { lanes, _, parameters in
         let trips = parameters[.roundTrips]

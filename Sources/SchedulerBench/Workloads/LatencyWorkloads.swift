@@ -9,7 +9,7 @@ extension Workload {
     /// core runs back-to-back 20 µs tasks on the same backend instance (`load=1`, saturated).
     static let startLatency = Workload(
         id: .startLatency, name: "start-latency", summary: "schedule-to-start latency, light and saturated",
-        requires: [.serial, .asynchronous], metrics: latencyMetrics,
+        requires: [.serial, .asynchronous, .promptWakeUp], metrics: latencyMetrics,
         configurations: { scale in
             [0, 1].map { Parameters([.load: $0, .probes: scale.size(full: 4_000, quick: 1_000, smoke: 20)]) }
         }

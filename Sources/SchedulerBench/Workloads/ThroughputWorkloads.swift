@@ -87,7 +87,7 @@ extension Workload {
     /// W8: `scheduleRecursive` steps, each rescheduling the next from inside the running step.
     static let recursion = Workload(
         id: .recursion, name: "recursion", summary: "scheduleRecursive steps per second",
-        requires: [.scheduler, .flatRecursion], metrics: [.nsPerStep],
+        requires: [.scheduler, .flatRecursion, .promptWakeUp], metrics: [.nsPerStep],
         configurations: { [Parameters([.steps: $0.size(full: 100_000, quick: 10_000, smoke: 200)])] }
     ) { lanes, _, parameters in
         let steps = parameters[.steps]
