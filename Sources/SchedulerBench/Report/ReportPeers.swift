@@ -54,7 +54,7 @@ struct Peer: Sendable {
 
     static let nio = Peer(
         name: "NIO", title: "SwiftNIO", primary: .nioEventLoop, others: [.nioThreadPool],
-        raw: ("raw `EventLoop.execute`", "The adapter itself (current scheduler and handle)"),
+        raw: ("raw `EventLoop.execute`", "the adapter itself: the current scheduler and the handle"),
         introduction:
             "NIO's event loop through `EventLoopScheduler` (`nio-eventloop`), beside raw `EventLoop.execute` "
             + "(`raw-nio-execute`) and the `NIOThreadPool` adapter (`nio-threadpool`).",
@@ -69,7 +69,9 @@ struct Peer: Sendable {
         introduction:
             "Combine's `DispatchQueue` scheduler through `CombineSchedulerAdapter` (`combine-dispatch`, on a serial queue "
             + "targeting the global queue, as `raw-dispatch-global` is), beside its `OperationQueue`, `RunLoop` and "
-            + "`ImmediateScheduler` (which runs each action on the caller's stack, so its figures are a call's, not a hop's).",
+            + "`ImmediateScheduler` (which runs each action on the caller's stack, so its figures are a call's, not a hop's). "
+            + "`combine-runloop` does not run the workloads that wait for one task at a time (W4, W5): its serving "
+            + "threads notice new work only at their next 1 ms slice ([`Docs/Workloads.md`](../Docs/Workloads.md)).",
         why:
             "Why each figure falls where it does: [`Docs/Combine.md`](../Docs/Combine.md#combine-beside-schedulerkit-why-the-figures-differ)."
     )
@@ -168,11 +170,12 @@ struct PeerFindings {
         {
             let cost =
                 switch view.versus(theirs, raw) {
-                case .lower(let times): "cost \(Format.short(times))x less than"
-                case .higher(let times): "cost \(Format.short(times))x more than"
-                case .withinNoise: "are within noise of"
+                case .lower(let times): "costs \(Format.short(times))x less than"
+                case .higher(let times): "costs \(Format.short(times))x more than"
+                case .withinNoise: "is within noise of"
                 }
-            text += " \(peer.raw.cost) \(cost) \(peer.raw.label) on W1 (\(ns(theirs)) against \(ns(raw)))."
+            text +=
+                " On W1, `\(peer.primary)` (\(peer.raw.cost)) \(cost) \(peer.raw.label) (\(ns(theirs)) against \(ns(raw)))."
         }
         return text
     }
