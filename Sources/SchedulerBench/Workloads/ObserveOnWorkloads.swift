@@ -1,7 +1,6 @@
 import DequeModule
 import SchedulerKit
 import SchedulerKitCombine
-import Synchronization
 
 #if canImport(Combine)
     import Combine
@@ -102,7 +101,8 @@ final class DrainingMailbox: Sendable {
         var queued = Deque<SentEvent>()
         var drainPending = false
     }
-    private let state = Mutex(State())
+    /// `Locked`, not `Mutex`: TSan sees a pthread mutex, not the standard library's (see `Locked`).
+    private let state = Locked(State())
     private let lane: any Lane
     private let consumer: EventConsumer
 

@@ -1,5 +1,4 @@
 import SchedulerKit
-import Synchronization
 
 /// One instance of your backend for one workload round: how to make a scheduler (a workload asks for one per lane,
 /// by name), and how to release the instance once the round's work has finished (shut a private pool down).
@@ -41,7 +40,7 @@ extension Backend {
 
     /// Backends that are not built in, made known to every lookup by id (a run request, a child process of the same
     /// program). A program registers its own at start-up, before it runs anything.
-    private static let registered = Mutex<[Backend]>([])
+    private static let registered = Locked<[Backend]>([])
 
     /// Makes `backends` known by their ids. An id a built-in backend uses is refused, with the id that clashes; an
     /// id registered before keeps its first registration.

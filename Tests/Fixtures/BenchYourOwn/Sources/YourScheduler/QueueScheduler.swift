@@ -1,6 +1,5 @@
 import Dispatch
 import SchedulerKit
-import Synchronization
 
 /// A third party's scheduler: a private serial `DispatchQueue` with a truthful cancel. It uses SchedulerKit's public
 /// API only (the `Scheduler` protocol, `Cancellable`, `Schedulers.performAsCurrent`).
@@ -35,9 +34,11 @@ final class QueueWork: Cancellable {
         case started
         case cancelled
     }
-    private let state: Mutex<State>
+    /// SchedulerKit's `Locked` rather than `Mutex`: ThreadSanitizer sees its pthread mutex, so a `--sanitize=thread`
+    /// run reports only real races.
+    private let state: Locked<State>
 
-    init(_ work: @escaping @Sendable () -> Void) { state = Mutex(.pending(work)) }
+    init(_ work: @escaping @Sendable () -> Void) { state = Locked(.pending(work)) }
 
     /// The closure to run, or nil when a cancel came first.
     func start() -> (@Sendable () -> Void)? {
