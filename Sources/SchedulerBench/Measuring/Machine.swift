@@ -1,6 +1,6 @@
 import CBenchSystem
 import Foundation
-import Synchronization
+import SchedulerKit
 
 /// A set of CPU numbers, written as Linux writes them ("0-3,8").
 public struct CPUSet: Sendable, Hashable, CustomStringConvertible {
@@ -98,7 +98,8 @@ public enum SchedulingCounters {
         var started = false
     }
 
-    private static let descriptors = Mutex(Descriptors())
+    /// `Locked`, not `Mutex`, so that ThreadSanitizer sees the ordering (see `Locked`).
+    private static let descriptors = Locked(Descriptors())
 
     /// Opens the counters; call before the threads to be counted exist. Returns where the figures come from.
     @discardableResult
