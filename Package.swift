@@ -27,9 +27,12 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
+        // One C11 thread-local pointer: the current scheduler in a load, where pthread_getspecific costs a call.
+        .target(name: "CSchedulerKitThreadLocal"),
         .target(
             name: "SchedulerKit",
             dependencies: [
+                "CSchedulerKitThreadLocal",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],

@@ -1,3 +1,4 @@
+import CSchedulerKitThreadLocal
 import DequeModule
 
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import DequeModule
 #endif
 
 /// Per-thread state: the current scheduler, the immediate scheduler's trampoline, and the pool a worker belongs to.
-/// A struct behind a pthread key, reached through a pointer: only its own thread ever touches it, and a pointer
+/// A struct behind a C thread-local pointer: only its own thread ever touches it, and a pointer
 /// (unlike a class property) costs no dynamic exclusivity check on the hot paths that read and write it.
 struct ThreadState {
     /// Unretained: whoever sets it keeps the scheduler alive until it restores the previous value.
@@ -19,6 +20,9 @@ struct ThreadState {
     /// The pool whose worker this thread is, if any.
     unowned(unsafe) var pool: ThreadPoolCore?
 
+    /// Frees a thread's state when the thread exits. Only the slow path of ``forThisThread`` touches it: the fast path
+    /// reads the C thread-local pointer (see `CSchedulerKitThreadLocal`), one load where `pthread_getspecific` is a
+    /// call into libc.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let rc = pthread_key_create(&key) { pointer in
@@ -27,6 +31,9 @@ struct ThreadState {
             #else
                 guard let state = pointer?.assumingMemoryBound(to: ThreadState.self) else { return }
             #endif
+            // Cleared first: a later destructor that reaches SchedulerKit on this thread gets a fresh state (and
+            // registers it again) instead of a freed one.
+            schedulerkit_thread_state_set(nil)
             state.deinitialize(count: 1)
             state.deallocate()
         }
@@ -37,14 +44,20 @@ struct ThreadState {
     /// This thread's state, created on first use and freed when the thread exits.
     static var forThisThread: UnsafeMutablePointer<ThreadState> {
         @inline(__always) get {
-            if let pointer = pthread_getspecific(key) {
+            if let pointer = schedulerkit_thread_state_get() {
                 return pointer.assumingMemoryBound(to: ThreadState.self)
             }
-            let state = UnsafeMutablePointer<ThreadState>.allocate(capacity: 1)
-            state.initialize(to: ThreadState())
-            pthread_setspecific(key, state)
-            return state
+            return makeForThisThread()
         }
+    }
+
+    @inline(never)
+    private static func makeForThisThread() -> UnsafeMutablePointer<ThreadState> {
+        let state = UnsafeMutablePointer<ThreadState>.allocate(capacity: 1)
+        state.initialize(to: ThreadState())
+        pthread_setspecific(key, state)
+        schedulerkit_thread_state_set(state)
+        return state
     }
 }
 

@@ -26,11 +26,18 @@ public final class ImmediateScheduler: Scheduler {
         unowned(unsafe) let previous = thread.pointee.current
         thread.pointee.current = self
         work()
-        while let next = thread.pointee.trampoline.popFirst() {
-            next.run()
-        }
+        // Most work schedules nothing nested: the deque is then left untouched (popping from it checks uniqueness).
+        if !thread.pointee.trampoline.isEmpty { Self.drainTrampoline(thread) }
         thread.pointee.current = previous
         thread.pointee.trampolineActive = false
         return SettledWork.ran
+    }
+
+    /// Runs the work nested calls deferred, and what that work defers in turn, in FIFO order.
+    @inline(never)
+    private static func drainTrampoline(_ thread: UnsafeMutablePointer<ThreadState>) {
+        while let next = thread.pointee.trampoline.popFirst() {
+            next.run()
+        }
     }
 }

@@ -21,22 +21,60 @@ public final class TestScheduler: TimedScheduler {
         var timers = TimerQueue<VirtualTask>()
     }
 
-    private enum VirtualTask {
-        case once(ScheduledWork)
-        case tick(VirtualRepeating)
+    /// A queued task: one unmanaged reference with a tag bit, so that entries are plain bits and the timer queue
+    /// moves them without reference counting or value witnesses (half of what a virtual task cost before).
+    /// Ownership: the queue holds one retain per entry, taken by ``once(_:)`` or ``tick(_:)`` and given back exactly
+    /// once, by ``take()`` when the entry is popped, by ``release()`` when a purge or the scheduler's end drops it.
+    private struct VirtualTask {
+        private let bits: UInt
+        /// Set for a repeating tick; heap objects are at least 8-byte aligned, so the low bit is free.
+        private static let tickTag: UInt = 1
 
+        static func once(_ task: ScheduledWork) -> VirtualTask {
+            VirtualTask(bits: UInt(bitPattern: Unmanaged.passRetained(task).toOpaque()))
+        }
+
+        static func tick(_ tick: VirtualTick) -> VirtualTask {
+            VirtualTask(bits: UInt(bitPattern: Unmanaged.passRetained(tick).toOpaque()) | tickTag)
+        }
+
+        enum Owned {
+            case once(ScheduledWork)
+            case tick(VirtualTick)
+        }
+
+        private var address: UnsafeRawPointer { UnsafeRawPointer(bitPattern: bits & ~Self.tickTag)! }
+        private var isTick: Bool { bits & Self.tickTag != 0 }
+
+        /// Takes the queue's reference back; call once per entry.
+        func take() -> Owned {
+            isTick
+                ? .tick(Unmanaged<VirtualTick>.fromOpaque(address).takeRetainedValue())
+                : .once(Unmanaged<ScheduledWork>.fromOpaque(address).takeRetainedValue())
+        }
+
+        /// Gives the queue's reference back without running anything.
+        func release() { _ = take() }
+
+        /// Reads the task's state through the queue's reference (still held: no retain needed).
         var isDead: Bool {
-            switch self {
-            case .once(let task): task.isCancelled
-            case .tick(let repeating): repeating.work.isCancelled
-            }
+            isTick
+                ? Unmanaged<VirtualTick>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.work.isCancelled }
+                : Unmanaged<ScheduledWork>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.isCancelled }
         }
     }
 
-    private struct VirtualRepeating {
+    /// One repeating task: allocated once, queued again for each tick.
+    private final class VirtualTick: Sendable {
         let work: RepeatingWork
         let interval: Duration
         let sequence: UInt64
+
+        init(work: RepeatingWork, interval: Duration, sequence: UInt64) {
+            self.work = work
+            self.interval = interval
+            self.sequence = sequence
+        }
     }
 
     /// How ``run(maxSteps:)`` ended.
@@ -50,6 +88,13 @@ public final class TestScheduler: TimedScheduler {
     public init(name: String = "test", now: SchedulerTime = .zero) {
         self.name = name
         self.state = Locked(State(now: now))
+    }
+
+    /// Pending work is dropped with the scheduler: each entry's closure is released here.
+    deinit {
+        state.withLock { state in
+            for task in state.timers.removeAll() { task.release() }
+        }
     }
 
     /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
@@ -72,7 +117,7 @@ public final class TestScheduler: TimedScheduler {
         let task = ScheduledWork(work)
         state.withLock { state in
             state.timers.insert(.once(task), at: max(deadline, state.now))
-            state.timers.purgeIfGrown(\.isDead)
+            state.timers.purgeIfGrown(\.isDead) { $0.release() }
         }
         return task
     }
@@ -84,8 +129,8 @@ public final class TestScheduler: TimedScheduler {
         ArgumentCheck.repeating(interval: interval, leeway: leeway)
         let work = RepeatingWork(work)
         state.withLock { state in
-            let repeating = VirtualRepeating(work: work, interval: interval, sequence: state.timers.takeSequence())
-            state.timers.insert(.tick(repeating), at: max(start, state.now), sequence: repeating.sequence)
+            let tick = VirtualTick(work: work, interval: interval, sequence: state.timers.takeSequence())
+            state.timers.insert(.tick(tick), at: max(start, state.now), sequence: tick.sequence)
         }
         return work
     }
@@ -126,7 +171,7 @@ public final class TestScheduler: TimedScheduler {
         return drive {
             let steps = runDue(by: .distantFuture, atMost: maxSteps)
             let pending = state.withLock { state in
-                state.timers.purgeIfGrown(\.isDead)
+                state.timers.purgeIfGrown(\.isDead) { $0.release() }
                 return state.timers.count
             }
             return pending == 0 || steps < maxSteps
@@ -160,11 +205,14 @@ public final class TestScheduler: TimedScheduler {
                 // Cancelled entries never move the clock, whether they are reached here or purged earlier (then
                 // the final `now` would depend on how many were queued).
                 var popped = state.timers.popDue(at: limit)
-                while let entry = popped, entry.payload.isDead { popped = state.timers.popDue(at: limit) }
+                while let entry = popped, entry.payload.isDead {
+                    entry.payload.release()
+                    popped = state.timers.popDue(at: limit)
+                }
                 guard let first = popped else { return }
                 state.now = max(state.now, first.deadline)
                 batch.append(first)
-                while batch.count < wanted, let next = state.timers.popDue(at: first.deadline) { batch.append(next) }
+                state.timers.popDue(at: first.deadline, atMost: wanted - 1, into: &batch)
             }
             if batch.isEmpty { return ran }
             for entry in batch where perform(entry) { ran += 1 }
@@ -172,18 +220,18 @@ public final class TestScheduler: TimedScheduler {
         return ran
     }
 
-    /// Runs one popped entry with the state lock released; false if it was cancelled.
+    /// Runs one popped entry with the state lock released, taking the queue's reference; false if it was cancelled.
     private func perform(_ entry: Entry) -> Bool {
-        switch entry.payload {
+        switch entry.payload.take() {
         case .once(let task):
             return Schedulers.performAsCurrent(self) { task.run() }
-        case .tick(let repeating):
-            let tick = Schedulers.performAsCurrent(self) { repeating.work.runTick() }
-            if tick.goesOn {
-                let next = entry.deadline.advanced(by: repeating.interval, argument: "interval")
-                state.withLock { $0.timers.insert(.tick(repeating), at: next, sequence: repeating.sequence) }
+        case .tick(let tick):
+            let outcome = Schedulers.performAsCurrent(self) { tick.work.runTick() }
+            if outcome.goesOn {
+                let next = entry.deadline.advanced(by: tick.interval, argument: "interval")
+                state.withLock { $0.timers.insert(.tick(tick), at: next, sequence: tick.sequence) }
             }
-            return tick.ran
+            return outcome.ran
         }
     }
 }

@@ -64,6 +64,26 @@ struct TimerQueue<Payload> {
         }
     }
 
+    /// Removes the earliest entries due at `deadline` or earlier, at most `maxCount`, appending them to `batch` in
+    /// order. While the heap holds nothing that early, they are a prefix of the FIFO and leave it in one move;
+    /// otherwise the two parts are merged one entry at a time.
+    mutating func popDue(at deadline: SchedulerTime, atMost maxCount: Int, into batch: inout [Entry]) {
+        if heap.min.map({ $0.deadline > deadline }) ?? true {
+            var taken = 0
+            for entry in inOrder.prefix(maxCount) {
+                guard entry.deadline <= deadline else { break }
+                taken += 1
+            }
+            batch.append(contentsOf: inOrder.prefix(taken))
+            inOrder.removeFirst(taken)
+            return
+        }
+        for _ in 0..<maxCount {
+            guard let entry = popDue(at: deadline) else { return }
+            batch.append(entry)
+        }
+    }
+
     /// Removes and returns the earliest entry whatever its deadline.
     mutating func popEarliest() -> Entry? {
         switch earliestIsInFIFO {
@@ -74,11 +94,25 @@ struct TimerQueue<Payload> {
     }
 
     /// Drops the entries for which `isDead` holds, once the queue has doubled since the last purge, so cancelled
-    /// far-future work (timeouts) cannot pile up: amortised O(1) per insert.
-    mutating func purgeIfGrown(_ isDead: (Payload) -> Bool) {
+    /// far-future work (timeouts) cannot pile up: amortised O(1) per insert. Each dropped entry goes to `discard`
+    /// (an owner whose payloads are unmanaged references releases them there). The queue is rebuilt only when it
+    /// holds a dead entry: a scan reads, a rebuild copies every entry.
+    mutating func purgeIfGrown(_ isDead: (Payload) -> Bool, discard: (Payload) -> Void = { _ in }) {
         guard count >= purgeThreshold else { return }
-        heap = Heap(heap.unordered.filter { !isDead($0.payload) })
-        inOrder.removeAll { isDead($0.payload) }
+        purgeThreshold = max(1024, count * 2)
+        guard heap.unordered.contains(where: { isDead($0.payload) }) || inOrder.contains(where: { isDead($0.payload) })
+        else { return }
+        heap = Heap(
+            heap.unordered.filter { entry in
+                guard isDead(entry.payload) else { return true }
+                discard(entry.payload)
+                return false
+            })
+        inOrder.removeAll { entry in
+            guard isDead(entry.payload) else { return false }
+            discard(entry.payload)
+            return true
+        }
         purgeThreshold = max(1024, count * 2)
     }
 

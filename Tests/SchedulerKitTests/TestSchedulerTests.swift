@@ -146,6 +146,61 @@ import Testing
     }
 }
 
+/// The queue holds its entries as unmanaged references (plain bits, no reference counting while they move), so
+/// every way an entry leaves it must give its reference back exactly once: run, purged after a cancel, or dropped
+/// with the scheduler.
+@Suite struct TestSchedulerOwnershipTests {
+    @Test func pendingWorkIsReleasedWithTheScheduler() {
+        weak var capture: Capture?
+        weak var handle: ScheduledWork?
+        weak var tick: RepeatingWork?
+        do {
+            let scheduler = TestScheduler()
+            let object = Capture()
+            capture = object
+            handle = scheduler.schedule(at: .zero + .seconds(60)) { object.touch() } as? ScheduledWork
+            tick = scheduler.schedule(at: .zero, every: .seconds(1), leeway: .zero) { object.touch() } as? RepeatingWork
+            scheduler.advance(by: .seconds(3))
+        }
+        #expect(capture == nil, "the closures of pending work outlived their scheduler")
+        #expect(handle == nil && tick == nil, "a queued entry kept its node alive")
+    }
+
+    @Test func purgedEntriesAndRunTasksAreReleased() {
+        let scheduler = TestScheduler()
+        var handles: [ScheduledWork] = []
+        for index in 0..<3_000 {
+            let handle = scheduler.schedule(at: .zero + .seconds(3_600) + .milliseconds(Int64(index))) {}
+            handles.append(handle as! ScheduledWork)
+        }
+        for handle in handles { #expect(handle.cancel()) }
+        weak let cancelled = handles[0]
+        handles.removeAll()
+        for _ in 0..<3_000 { scheduler.schedule {} }  // grows the queue past the purge threshold
+        #expect(cancelled == nil, "a purged entry kept its node alive")
+        weak var ran: ScheduledWork?
+        do { ran = scheduler.schedule {} as? ScheduledWork }
+        scheduler.advance()
+        #expect(ran == nil, "a task that ran kept its node alive")
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func aTickThatEndsIsReleased() {
+        let scheduler = TestScheduler()
+        let ticks = Counter()
+        weak var handle: RepeatingWork?
+        do {
+            let work = scheduler.schedule(at: .zero, every: .seconds(1), leeway: .zero) { ticks.increment() }
+            handle = work as? RepeatingWork
+            scheduler.advance(by: .seconds(2))
+            #expect(work.cancel())
+        }
+        scheduler.advance(by: .seconds(5))
+        #expect(ticks.value == 3)
+        #expect(handle == nil, "a cancelled tick stayed queued")
+    }
+}
+
 @Suite struct TestSchedulerClockTests {
     /// Cancelled entries never move the clock, whether `run()` reaches them or a purge (at 1 024 queued) drops them
     /// first: the final `now` is the due time of the last task that ran, for both sizes.

@@ -62,6 +62,49 @@ import Testing
         }
     }
 
+    /// The batched pop takes a FIFO prefix in one move when the heap has nothing as early, and merges the two parts
+    /// entry by entry when it does: either way it yields exactly what single pops would, in the same order.
+    @Test(arguments: [false, true])
+    func batchedPopsMatchSinglePops(heapHoldsTies: Bool) {
+        func filled() -> TimerQueue<Int> {
+            var queue = TimerQueue<Int>()
+            for i in 0..<100 { queue.insert(i, at: SchedulerTime(nanoseconds: 10)) }
+            for i in 100..<110 { queue.insert(i, at: SchedulerTime(nanoseconds: 20)) }
+            // Earlier than the FIFO's last entry, so into the heap: a tie at 10 when asked, else later than 10.
+            queue.insert(200, at: SchedulerTime(nanoseconds: heapHoldsTies ? 10 : 15))
+            return queue
+        }
+        var single = filled()
+        var expected: [Int] = []
+        while expected.count < 64, let entry = single.popDue(at: SchedulerTime(nanoseconds: 10)) {
+            expected.append(entry.payload)
+        }
+        var batched = filled()
+        var batch: [TimerQueue<Int>.Entry] = []
+        batched.popDue(at: SchedulerTime(nanoseconds: 10), atMost: 64, into: &batch)
+        #expect(batch.map(\.payload) == expected)
+        #expect(batched.count == single.count)
+        batch.removeAll()
+        batched.popDue(at: SchedulerTime(nanoseconds: 10), atMost: 64, into: &batch)
+        #expect(batch.count == (heapHoldsTies ? 101 : 100) - 64, "what is left at 10, with the heap's tie if any")
+        #expect(batched.popEarliest()?.payload == (heapHoldsTies ? 100 : 200))
+    }
+
+    @Test func purgeHandsEveryDroppedEntryToDiscard() {
+        var queue = TimerQueue<Int>()
+        var discarded: [Int] = []
+        for i in 0..<2_000 {
+            queue.insert(i, at: SchedulerTime(nanoseconds: Int64(i % 7 == 0 ? 5_000 - i : i)))
+            queue.purgeIfGrown({ $0 % 3 == 0 }, discard: { discarded.append($0) })
+        }
+        var left: [Int] = []
+        while let entry = queue.popEarliest() { left.append(entry.payload) }
+        #expect(Set(discarded).isDisjoint(with: left))
+        #expect((Set(discarded).union(left)) == Set(0..<2_000), "every entry is either left or discarded, once")
+        #expect(discarded.count == Set(discarded).count)
+        #expect(!discarded.isEmpty)
+    }
+
     @Test func fixedRateGridCoalescesMissedTicksAndNeverDrifts() {
         let start = SchedulerTime(nanoseconds: 1_000)
         let ten = Duration.nanoseconds(10)

@@ -1,0 +1,3 @@
+#include "CSchedulerKitThreadLocal.h"
+
+_Thread_local void *_Nullable schedulerkit_thread_state = 0;
