@@ -54,7 +54,10 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
                 expected: State.pending.rawValue, desired: State.running.rawValue, ordering: .acquiringAndReleasing
             ).exchanged
         else { return false }
-        let body = work.take()
+        // Moved out with `swap`, which copies no reference: `work.take()` (and calling `work` in place) cost a retain
+        // and one more release per task.
+        var body: (@Sendable () -> Void)? = nil
+        swap(&body, &work)
         body?()
         state.store(State.finished.rawValue, ordering: .releasing)
         return true
