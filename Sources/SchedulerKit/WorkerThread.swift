@@ -33,7 +33,8 @@ private let threadNameLimit = 15
 
 /// Names the calling thread, so that a debugger, a profiler or /proc/<pid>/task/*/comm shows whose worker it is.
 /// Linux keeps 15 bytes of a name: the middle (the pool's name) is cut so that the worker's number stays.
-private func nameThisThread(_ name: String) {
+/// Exposed (SPI `Threads`) to SchedulerKit's other targets, whose threads name themselves the same way.
+@_spi(Threads) public func nameThisThread(_ name: String) {
     let limit = threadNameLimit
     let number = name.lastIndex(of: "-").map { String(name[$0...]) } ?? ""
     var prefix = String(name.dropLast(number.count))

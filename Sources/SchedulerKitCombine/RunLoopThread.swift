@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Threads) import SchedulerKit
 import Synchronization
 
 /// A thread that serves its own `RunLoop` until ``stop()``: what Combine's `RunLoop` scheduler needs to run anything
@@ -22,9 +23,11 @@ public final class RunLoopThread: @unchecked Sendable {
     public init(name: String) {
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
-            // Named from inside: on Linux a name set before `start()` does not reach the thread, which keeps the
-            // name it inherited from the thread that created it.
-            Thread.current.name = name
+            // Named from inside, by the kernel's name: on Linux a name set on a `Thread` before `start()` does not
+            // reach the thread, and `Thread.current.name = …` from inside is lost when the new thread gets there
+            // before `start()` has stored the thread's handle (corelibs Foundation stores it after creating the
+            // thread; seen once in CI, where the loop's thread kept the name it inherited from its creator).
+            nameThisThread(name)
             runLoop = RunLoop.current
             let keepAlive = Timer(timeInterval: 1e9, repeats: true) { _ in }
             runLoop.add(keepAlive, forMode: .default)

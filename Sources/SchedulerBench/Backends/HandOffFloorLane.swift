@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@_spi(Bench) import SchedulerKit
+@_spi(Bench) @_spi(Threads) import SchedulerKit
 import Synchronization
 
 /// The `spin-handoff` reference: the floor of handing one heap-allocated task to another thread on this machine.
@@ -18,13 +18,13 @@ final class HandOffFloorLane: Lane {
     /// The consumer thread holds the lane until ``stop()``, which the lane group calls at the end of every round.
     init(name: String) {
         let thread = Thread { [self] in
+            nameThisThread(name)  // from inside: Foundation's `Thread.name`, set before `start()`, never reaches Linux
             while !stopping.load(ordering: .acquiring) {
                 queue.pop()?.run()
             }
             while let task = queue.pop() { task.run() }
             stopped.signal()
         }
-        thread.name = name
         thread.start()
     }
 
