@@ -65,6 +65,18 @@ public final class ThreadPool: Sendable {
         core = ThreadPoolCore(threadCount: threadCount, name: name)
     }
 
+    /// A scheduler's task into the core. Called as `pool.core.enqueue(…)` from the scheduler, the core was retained and
+    /// released around every `schedule` (34 of the pool's 320 schedule instructions); here `core` is a field of the
+    /// pool, which the caller holds, so no reference is taken.
+    func enqueue(_ task: ScheduledWork, on scheduler: ThreadPoolScheduler) -> Bool {
+        Unmanaged.passUnretained(core)._withUnsafeGuaranteedRef { $0.enqueue(task, on: scheduler) }
+    }
+
+    /// The same for a concurrent scheduler's task.
+    func enqueue(_ task: ScheduledWork, on scheduler: ThreadPoolConcurrentScheduler) -> Bool {
+        Unmanaged.passUnretained(core)._withUnsafeGuaranteedRef { $0.enqueue(task, on: scheduler) }
+    }
+
     public static var activeProcessorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     public var threadCount: Int { core.threadCount }

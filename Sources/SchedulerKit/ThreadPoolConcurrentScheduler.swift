@@ -14,10 +14,6 @@ import DequeModule
 public final class ThreadPoolConcurrentScheduler: TimedScheduler, ConcurrentScheduler, ShutdownScheduler {
     public let name: String
     public let pool: ThreadPool
-    /// `pool.core`, unretained: `pool` holds it for as long as this scheduler lives. Read through `pool` (or held
-    /// `unowned(unsafe)`), it was retained and released around every `schedule`: 34 of the schedule path's 320
-    /// instructions.
-    private let core: Unmanaged<ThreadPoolCore>
     public let width: Int
     private let state = Locked(State())
 
@@ -29,7 +25,6 @@ public final class ThreadPoolConcurrentScheduler: TimedScheduler, ConcurrentSche
 
     init(pool: ThreadPool, name: String, width: Int) {
         self.pool = pool
-        self.core = Unmanaged.passUnretained(pool.core)
         self.name = name
         self.width = width
     }
@@ -46,7 +41,7 @@ public final class ThreadPoolConcurrentScheduler: TimedScheduler, ConcurrentSche
     @discardableResult
     public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let task = ScheduledWork(work)
-        return core._withUnsafeGuaranteedRef { $0.enqueue(task, on: self) } ? task : SettledWork.refused
+        return pool.enqueue(task, on: self) ? task : SettledWork.refused
     }
 
     @discardableResult

@@ -13,16 +13,11 @@ public protocol ShutdownScheduler: Scheduler {
 public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
     public let name: String
     public let pool: ThreadPool
-    /// `pool.core`, unretained: `pool` holds it for as long as this scheduler lives. Read through `pool` (or held
-    /// `unowned(unsafe)`), it was retained and released around every `schedule`: 34 of the schedule path's 320
-    /// instructions.
-    private let core: Unmanaged<ThreadPoolCore>
     /// Its tasks, consumed by whichever worker owns the queue (see ``TaskQueue``).
     let queue = TaskQueue()
 
     init(pool: ThreadPool, name: String) {
         self.pool = pool
-        self.core = Unmanaged.passUnretained(pool.core)
         self.name = name
     }
 
@@ -38,7 +33,7 @@ public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
     @discardableResult
     public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let task = ScheduledWork(work)
-        return core._withUnsafeGuaranteedRef { $0.enqueue(task, on: self) } ? task : SettledWork.refused
+        return pool.enqueue(task, on: self) ? task : SettledWork.refused
     }
 
     @discardableResult

@@ -99,7 +99,7 @@ struct TimerQueue<Payload> {
     /// holds a dead entry: a scan reads, a rebuild copies every entry.
     mutating func purgeIfGrown(_ isDead: (Payload) -> Bool, discard: (Payload) -> Void = { _ in }) {
         guard count >= purgeThreshold else { return }
-        purgeThreshold = max(1024, count * 2)
+        defer { purgeThreshold = max(1024, count * 2) }
         guard heap.unordered.contains(where: { isDead($0.payload) }) || inOrder.contains(where: { isDead($0.payload) })
         else { return }
         heap = Heap(
@@ -113,7 +113,6 @@ struct TimerQueue<Payload> {
             discard(entry.payload)
             return true
         }
-        purgeThreshold = max(1024, count * 2)
     }
 
     mutating func removeAll() -> [Payload] {
