@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import SchedulerKit
 
-/// E: a serial scheduler as a Swift-concurrency executor (``SchedulerExecutor``): an actor's `SerialExecutor` and a
-/// `TaskExecutor`. Tasks are started with the executor as their preference, so no check needs the global
-/// cooperative pool (which the test runner's own threads may be blocking).
+/// E: a serial scheduler as a Swift-concurrency executor: an actor's `SerialExecutor` (``SchedulerExecutor``) and a
+/// task's `TaskExecutor` (``SchedulerTaskExecutor``). Tasks are started with a task executor over the scheduler as
+/// their preference, so no check needs the global cooperative pool (which the test runner's own threads may be
+/// blocking).
 enum ExecutorRules {
     static let all: [ConformanceRule] = [exclusion, isolation, fifoPerEnqueuer, released]
 
@@ -46,7 +47,7 @@ enum ExecutorRules {
         let notCurrent = Counter()
         try context.whileDriven(scheduler) {
             for caller in 0..<callers {
-                Task(executorPreference: probe.executor) {
+                Task(executorPreference: probe.taskExecutor) {
                     for _ in 0..<calls {
                         if inside.increment() != 1 { overlaps.increment() }
                         if Schedulers.current !== scheduler { notCurrent.increment() }
@@ -114,7 +115,7 @@ enum ExecutorRules {
         requires: requirements, excludes: exclusions
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
-        let executor = SchedulerExecutor(scheduler)
+        let executor = SchedulerTaskExecutor(scheduler)
         let order = Shared<[Int]>([])
         let jobs = 1_000
         try context.whileDriven(scheduler) {
@@ -146,7 +147,7 @@ enum ExecutorRules {
             var probe: ProbeActor? = ProbeActor(on: scheduler)
             weakExecutor = probe!.executor
             let captured = probe!
-            Task(executorPreference: captured.executor) {
+            Task(executorPreference: captured.taskExecutor) {
                 await captured.enter(caller: 0, index: 0)
                 finished.signal()
             }
@@ -168,12 +169,17 @@ private func holdBriefly() {
 final actor ProbeActor {
     nonisolated let executor: SchedulerExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// For the tasks that call it: their own jobs run on the same scheduler as the actor's.
+    nonisolated let taskExecutor: SchedulerTaskExecutor
     nonisolated let overlaps = Counter()
     nonisolated let notCurrent = Counter()
     nonisolated let calls = Counter()
     private let inside = Counter()
 
-    init(on scheduler: any Scheduler) { executor = SchedulerExecutor(scheduler) }
+    init(on scheduler: any Scheduler) {
+        executor = SchedulerExecutor(scheduler)
+        taskExecutor = SchedulerTaskExecutor(scheduler)
+    }
 
     func enter(caller: Int, index: Int) {
         if inside.increment() != 1 { overlaps.increment() }

@@ -1,4 +1,5 @@
-/// Any serial scheduler as a Swift-concurrency executor: an actor's `SerialExecutor`, or a `TaskExecutor`.
+/// Any serial scheduler as an actor's `SerialExecutor` (for a task's executor preference, see
+/// ``SchedulerTaskExecutor``).
 ///
 /// Semantics first: each job becomes one task of the scheduler, so an actor on it never runs two jobs at once, jobs
 /// from one enqueuer run FIFO, and every job runs with `Schedulers.current === scheduler`, like any other task.
@@ -16,7 +17,12 @@
 /// ```
 /// Only serial schedulers that run work later qualify (asynchronous, or virtual time driven by a test): an executor
 /// must never run a job inside `enqueue`.
-public final class SchedulerExecutor: SerialExecutor, TaskExecutor {
+///
+/// Why it is not also a `TaskExecutor`: one `enqueue` cannot tell an actor's job from a job of a task that merely
+/// prefers the executor, so it would run both isolated to the actor's executor, and a nonisolated task's job must
+/// then leave that isolation at once: the runtime enqueues it a second time (twice the scheduling, and 2 more
+/// allocations per task, measured in bench W12).
+public final class SchedulerExecutor: SerialExecutor {
     public let scheduler: any Scheduler
 
     /// Whether a scheduler with these traits can back an executor: serial, sets itself current, and runs work later
@@ -27,26 +33,25 @@ public final class SchedulerExecutor: SerialExecutor, TaskExecutor {
     }
 
     public init(_ scheduler: any Scheduler) {
+        self.scheduler = Self.accepted(scheduler, by: "SchedulerExecutor(_:)")
+    }
+
+    /// `scheduler`, if it can back an executor; traps otherwise, naming `initialiser`.
+    static func accepted(_ scheduler: any Scheduler, by initialiser: String) -> any Scheduler {
         precondition(
-            Self.accepts(scheduler.traits),
-            "SchedulerExecutor(_:): \(scheduler.name) must be serial, set itself current and run work later; its traits are [\(scheduler.traits)]"
+            accepts(scheduler.traits),
+            "\(initialiser): \(scheduler.name) must be serial, set itself current and run work later; its traits are [\(scheduler.traits)]"
         )
-        self.scheduler = scheduler
+        return scheduler
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        scheduler.schedule { [self] in
-            job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
-        }
+        scheduler.schedule { [self] in job.runSynchronously(on: asUnownedSerialExecutor()) }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(complexEquality: self)
-    }
-
-    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
-        UnownedTaskExecutor(ordinary: self)
     }
 
     /// Two executors over the same scheduler are one execution context.

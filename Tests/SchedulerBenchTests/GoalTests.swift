@@ -9,7 +9,7 @@ import Testing
     @Test(arguments: Goal.all.map(\.id))
     func everyGoalReadsCellsThatAFullRunMeasures(_ id: GoalID) throws {
         let goal = try #require(Goal.all.first { $0.id == id })
-        for cell in goal.measure.cells {
+        for cell in goal.measure.cells + (goal.floor?.measure.cells ?? []) {
             let workload = try #require(Workload.withID(cell.workload), "\(id): no workload \(cell.workload)")
             let backend = try #require(Backend.withID(cell.backend), "\(id): no backend \(cell.backend)")
             #expect(workload.supports(backend), "\(id): \(cell.backend) does not run \(cell.workload)")
@@ -48,6 +48,24 @@ import Testing
 
     @Test func anIntervalAcrossTheLimitIsUndecided() {
         #expect(Self.verdict(Self.run(ratio: 1.1)).verdict == .undecided)
+    }
+
+    /// The floor is judged in the same run and in the goal's terms; the report names it beside the verdict.
+    @Test func aGoalsFloorIsMeasuredInTheSameRunAndReported() throws {
+        let run = Fixtures.run([
+            Fixtures.Cell(rounds: [
+                .rawDispatch: Array(repeating: 300, count: 9), .threadPool: Array(repeating: 150, count: 9),
+                .spinHandOff: Array(repeating: 100, count: 9),
+            ])
+        ])
+        let result = Self.verdict(run, .poolThroughputOverDispatch)
+        #expect(result.verdict == .notMet)
+        let floor = try #require(result.floor)
+        #expect(abs(floor.value - 3) < 1e-9, "raw Dispatch over the hand-off floor: 300 / 100")
+        let section = Report.goalsSection(run: run, allocator: .jemalloc, calibration: nil)
+        #expect(section.contains("| 2.00x faster | the run's interval | not met | 3.00x faster [1] |"))
+        #expect(section.contains("1. \(Goal.handOffFloor)"))
+        #expect(Self.verdict(run, .immediateShare).floor == nil, "no protocol-call cell in this run")
     }
 
     @Test func aGoalWhoseCellsAreMissingIsNotMeasured() {

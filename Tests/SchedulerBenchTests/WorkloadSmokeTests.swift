@@ -5,13 +5,13 @@ import Testing
 /// Every workload on every backend that has what it needs, at a tiny size. No timing assertions: only that each
 /// round finishes and reports its metrics as finite, non-negative numbers.
 @Suite struct WorkloadSmokeTests {
-    static let cases: [String] = Workload.all.filter { !$0.requires.contains(.executor) }.flatMap { workload in
+    static let cases: [String] = Workload.all.filter { !$0.requires.contains(.taskExecutor) }.flatMap { workload in
         Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.id)" }
     }
 
     /// Actor workloads block their thread on a task of the cooperative pool: one at a time, so that the test runner's
     /// own (cooperative) threads are never all waiting on it.
-    static let actorCases: [String] = Workload.all.filter { $0.requires.contains(.executor) }.flatMap { workload in
+    static let actorCases: [String] = Workload.all.filter { $0.requires.contains(.taskExecutor) }.flatMap { workload in
         Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.id)" }
     }
 

@@ -73,15 +73,6 @@ private actor Account {
         }
     }
 
-    @Test func aTaskExecutorPreferenceRunsOnTheScheduler() async {
-        let scheduler = DispatchQueueScheduler(name: "task-executor")
-        let executor = SchedulerExecutor(scheduler)
-        let ranOnScheduler = await Task(executorPreference: executor) {
-            Schedulers.current === scheduler
-        }.value
-        #expect(ranOnScheduler)
-    }
-
     @Test func theExecutorIsReleasedWithTheLastActor() async {
         weak var weakExecutor: SchedulerExecutor?
         do {

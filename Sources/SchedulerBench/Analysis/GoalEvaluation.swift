@@ -16,6 +16,8 @@ public struct GoalResult: Sendable {
     /// True when a calibration of this machine widened the interval.
     public let calibrated: Bool
     public let verdict: Verdict
+    /// The goal's floor in the same run, with its interval (nil: the goal has none, or its cells are missing).
+    public let floor: Estimate?
 }
 
 /// Judges goals on a run's rows and rounds.
@@ -25,14 +27,16 @@ public enum GoalEvaluation {
         calibration: Calibration?
     ) -> [GoalResult] {
         goals.filter { $0.allocator == allocator }.map { goal in
+            let floor = goal.floor.flatMap { figure($0.measure, in: run, allocator: allocator) }
             guard let estimate = figure(goal.measure, in: run, allocator: allocator) else {
-                return GoalResult(goal: goal, estimate: nil, judged: nil, calibrated: false, verdict: .notMeasured)
+                return GoalResult(
+                    goal: goal, estimate: nil, judged: nil, calibrated: false, verdict: .notMeasured, floor: floor)
             }
             let margin = calibration?.goals[Calibration.GoalKey(goal: goal.id, allocator: allocator)]
             let judged = goal.measure.isMeasured ? (margin?.widen(estimate) ?? estimate) : estimate
             return GoalResult(
                 goal: goal, estimate: estimate, judged: judged, calibrated: margin != nil,
-                verdict: verdict(judged, goal))
+                verdict: verdict(judged, goal), floor: floor)
         }
     }
 
@@ -70,6 +74,8 @@ public enum GoalEvaluation {
         case .countDifference(let a, let b):
             guard let first = row(a), let second = row(b) else { return nil }
             return .exact(first.summary.median.value - second.summary.median.value)
+        case .count(let a):
+            return row(a).map { .exact($0.summary.median.value) }
         }
     }
 }
@@ -83,6 +89,7 @@ extension Goal {
         case .nanoseconds: "\(Format.short(value)) ns"
         case .millionsPerSecond: value > 0 ? "\(Format.short(1e3 / value)) M tasks/s" : "-"
         case .extraAllocations: "\(Format.short(value)) more"
+        case .allocations: "\(Format.short(value)) allocations"
         }
     }
 

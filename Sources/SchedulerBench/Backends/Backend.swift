@@ -32,7 +32,7 @@ public struct Backend: Sendable {
     public func has(_ required: Capabilities) -> Bool { capabilities.isSuperset(of: required) }
 
     /// The `default-executor` reference hosts actors and tasks only: it is not a lane for the W1–W10 workloads.
-    public var hostsOnlyActors: Bool { capabilities.subtracting(.promptWakeUp) == .executor }
+    public var hostsOnlyActors: Bool { capabilities.subtracting(.promptWakeUp) == [.executor, .taskExecutor] }
 
     /// A scheduler backend; `lacking` removes what its traits do not say (e.g. handles that cannot cancel), `adding`
     /// what the bench's use of it adds to them.
@@ -169,7 +169,7 @@ extension Backend {
         .reference(
             .spinHandOff,
             "the floor of a hand-off with one allocation per task: the pool's node and lock-free "
-                + "queue, drained by a thread that never sleeps", capabilities: [.serial, .promptWakeUp]
+                + "queue, drained by a thread that never sleeps", capabilities: [.serial, .taskExecutor, .promptWakeUp]
         ) {
             HandOffFloorLane.group()
         },
@@ -177,8 +177,15 @@ extension Backend {
             LaneGroup { _ in DirectLane() }
         },
         .reference(
+            .protocolCall,
+            "calls the closure through the Scheduler protocol (a witness call and a returned handle): the floor of "
+                + "any scheduler behind `any Scheduler`", capabilities: [.serial, .promptWakeUp]
+        ) {
+            LaneGroup { _ in ProtocolCallLane() }
+        },
+        .reference(
             .defaultExecutor, "default actors and tasks on Swift's global concurrent executor",
-            capabilities: [.executor, .promptWakeUp]
+            capabilities: [.executor, .taskExecutor, .promptWakeUp]
         ) {
             LaneGroup { _ in DefaultExecutorLane() }
         },

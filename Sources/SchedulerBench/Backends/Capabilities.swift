@@ -18,9 +18,12 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     public static let flatRecursion = Capabilities(rawValue: 1 << 4)
     /// Needs `drain()` to run anything (virtual time).
     public static let virtualTime = Capabilities(rawValue: 1 << 5)
-    /// Can host actors and tasks (Swift concurrency): a ``SchedulerExecutor`` over the lane's scheduler, or Swift's
-    /// default executor for the `default-executor` reference.
+    /// Can host actors (Swift concurrency): a ``SchedulerExecutor`` over the lane's scheduler, or Swift's default
+    /// executor for the `default-executor` reference.
     public static let executor = Capabilities(rawValue: 1 << 6)
+    /// Can host tasks: a task executor preference (``Lane/taskExecutor``). Every lane that hosts actors hosts tasks
+    /// too; the hand-off floor hosts tasks only, so that W12 shows the floor of a task on any executor of its own.
+    public static let taskExecutor = Capabilities(rawValue: 1 << 11)
     /// The handle of plain work can cancel it (W7). Every SchedulerKit scheduler's can; the SwiftNIO adapters' cannot
     /// (`EventLoop.execute` and `NIOThreadPool.submit` have no cancellation).
     public static let cancellation = Capabilities(rawValue: 1 << 7)
@@ -40,6 +43,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     static let names: [(Capabilities, String)] = [
         (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
         (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"),
+        (.taskExecutor, "task-executor"),
         (.cancellation, "cancel"), (.concurrent, "concurrent"), (.combine, "combine"),
         (.promptWakeUp, "prompt-wake-up"),
     ]
@@ -57,7 +61,9 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         if traits.contains(.timed) { capabilities.insert(.combine) }
         if !traits.isDisjoint(with: [.asynchronous, .trampoline, .virtualTime]) { capabilities.insert(.flatRecursion) }
         // Actor workloads have no driver for virtual time, so they need an asynchronous executor.
-        if traits.contains(.asynchronous) && SchedulerExecutor.accepts(traits) { capabilities.insert(.executor) }
+        if traits.contains(.asynchronous) && SchedulerExecutor.accepts(traits) {
+            capabilities.formUnion([.executor, .taskExecutor])
+        }
         self = capabilities
     }
 }

@@ -9,7 +9,9 @@ import Synchronization
 /// sleeps and keeps no books: no ownership hand-back, no ready list, no wake-up, no current scheduler. What is left
 /// is one allocation, one queue link and the cache misses of moving the node between cores, so the pool's W1 cost
 /// divided by this one is what the pool's bookkeeping costs, and no design with a node per task can go below it.
-/// It burns a core while it exists, so it is measured only where that does not distort (W1, W9, W10).
+/// It burns a core while it exists, so it is measured only where that does not distort (W1, W9, W10), and in W12,
+/// as the floor of a task on an executor outside Swift's cooperative pool: with `caller=global`, what is left is the
+/// global executor waking one of its threads to resume the awaiting task.
 final class HandOffFloorLane: Lane {
     private let queue = TaskQueue()
     private let stopping = Atomic<Bool>(false)
@@ -38,6 +40,8 @@ final class HandOffFloorLane: Lane {
 
     func drain() {}
 
+    var taskExecutor: (any TaskExecutor)? { HandOffTaskExecutor(lane: self) }
+
     /// A lane group whose lanes are stopped when the group shuts down.
     static func group() -> LaneGroup {
         let lanes = Locked<[HandOffFloorLane]>([])
@@ -56,5 +60,18 @@ final class HandOffFloorLane: Lane {
     func stop() {
         stopping.store(true, ordering: .releasing)
         stopped.wait()
+    }
+}
+
+/// A task executor whose jobs run on the hand-off floor's thread, with no actor isolation (as
+/// ``SchedulerTaskExecutor`` runs them on a scheduler).
+final class HandOffTaskExecutor: TaskExecutor {
+    let lane: HandOffFloorLane
+
+    init(lane: HandOffFloorLane) { self.lane = lane }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        lane.submit { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }

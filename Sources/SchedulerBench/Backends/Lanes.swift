@@ -12,6 +12,13 @@ public protocol Lane: AnyObject, Sendable {
     func drain()
     /// The scheduler behind the lane; nil for a raw primitive.
     var scheduler: (any Scheduler)? { get }
+    /// A task executor that runs a task's jobs on this lane (``Capabilities/taskExecutor``); nil: Swift's default.
+    /// Default: a ``SchedulerTaskExecutor`` over the lane's scheduler.
+    var taskExecutor: (any TaskExecutor)? { get }
+}
+
+extension Lane {
+    public var taskExecutor: (any TaskExecutor)? { scheduler.map { SchedulerTaskExecutor($0) } }
 }
 
 final class SchedulerLane: Lane {
@@ -76,6 +83,32 @@ final class DirectLane: Lane {
         preconditionFailure("a direct call has no timers")
     }
     func drain() {}
+}
+
+/// A call through the `Scheduler` protocol to a scheduler that only calls the closure and returns a settled handle:
+/// the floor of any scheduler reached through `any Scheduler` (a witness call, and a returned `any Cancellable` the
+/// caller destroys). `ImmediateScheduler`'s share above a direct call, less this one's, is what its trampoline and
+/// current-scheduler bookkeeping cost.
+final class ProtocolCallLane: Lane {
+    /// Stored as the existential, as a scheduler lane stores its scheduler, so the call stays a witness call.
+    private let wrapped: any Scheduler = CallingScheduler()
+    var scheduler: (any Scheduler)? { nil }
+    func submit(_ work: @escaping @Sendable () -> Void) { wrapped.schedule(work) }
+    func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
+        preconditionFailure("a protocol call has no timers")
+    }
+    func drain() {}
+}
+
+/// What ``ProtocolCallLane`` calls. Not one of the kit's schedulers: it sets no current scheduler and has no trampoline.
+private final class CallingScheduler: Scheduler {
+    let name = "protocol-call"
+    var traits: SchedulerTraits { [.serial] }
+    @inline(never)
+    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        work()
+        return SettledWork.ran
+    }
 }
 
 /// The lanes of one workload round, made from one backend instance (one pool, one set of queues), closed at the end.

@@ -25,6 +25,7 @@ extension BackendID {
     public static let rawNIOExecute = BackendID(rawValue: "raw-nio-execute")
     public static let spinHandOff = BackendID(rawValue: "spin-handoff")
     public static let directCall = BackendID(rawValue: "direct-call")
+    public static let protocolCall = BackendID(rawValue: "protocol-call")
     public static let defaultExecutor = BackendID(rawValue: "default-executor")
 }
 

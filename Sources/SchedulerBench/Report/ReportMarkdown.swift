@@ -63,29 +63,30 @@ extension Report {
         text += "See [`Docs/Goals.md`](../Docs/Goals.md) for what each goal asks and why. **undecided**: the interval "
         text +=
             "straddles the limit, so this run cannot tell; more rounds (`--rounds`, `--time-budget`), `--cpus`, or a quieter machine may.\n\n"
-        text += "| goal | measured (95 % interval in the run) | judged on | verdict |\n|---|---|---|---|\n"
+        text += "| goal | measured (95 % interval in the run) | judged on | verdict | floor (same run) |\n"
+        text += "|---|---|---|---|---|\n"
+        var floors: [String] = []
         for result in results {
             let measured = result.estimate.map { result.goal.present($0) } ?? "-"
             let judged =
                 result.judged.map {
                     result.calibrated ? result.goal.present($0) + " (run-to-run margin added)" : "the run's interval"
                 } ?? "-"
-            text += "| \(result.goal.statement) | \(measured) | \(judged) | \(result.verdict.rawValue) |\n"
+            var floor = "-"
+            if let explanation = result.goal.floor?.explanation, let estimate = result.floor {
+                if !floors.contains(explanation) { floors.append(explanation) }
+                floor = "\(result.goal.present(estimate)) [\(floors.firstIndex(of: explanation)! + 1)]"
+            }
+            text +=
+                "| \(result.goal.statement) | \(measured) | \(judged) | \(result.verdict.rawValue) | \(floor) |\n"
         }
-        if let context = poolFloorContext(RunView(run: run, allocator: allocator)) { text += "\n\(context)\n" }
+        if !floors.isEmpty {
+            text +=
+                "\nA floor is a reference lane that does only what every design of the goal's kind must do, in the "
+                + "goal's own terms: where the floor misses the limit too, the goal needs another design, not tuning.\n\n"
+            text += floors.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n") + "\n"
+        }
         return text + "\n"
-    }
-
-    /// What the 4x goal asks for, beside the cheapest hand-off with a node per task measured in the same run.
-    static func poolFloorContext(_ view: RunView) -> String? {
-        guard let raw = view.row(.rawDispatch, .throughput, .nsPerTask),
-            let floor = view.row(.spinHandOff, .throughput, .nsPerTask),
-            let pool = view.row(.threadPool, .throughput, .nsPerTask), let ratio = view.ratio(pool, floor)
-        else { return nil }
-        return
-            "4x faster than raw Dispatch needs ≤ \(Format.short(raw.summary.median.value / 4)) ns per task; the hand-off floor "
-            + "(`spin-handoff`, one node per task drained by a thread that never sleeps) is \(Format.short(floor.summary.median.value)) ns "
-            + "and the pool \(present(ratio)) of it."
     }
 
     static func chartsSection(_ charts: [String], allocator: AllocatorChoice) -> String {

@@ -14,6 +14,7 @@ extension Workload {
     /// `default-executor` reference that is the global executor again).
     static let actorHop = actorWorkload(
         id: .actorHop, name: "actor-hop", summary: "await actor.method() from a task, actor on the backend's executor",
+        hosts: .actors,
         timing: .nsPerCall, allocations: .allocsPerCall, sizeClassBytes: .sizeClassBytesPerCall, countedBy: .calls,
         configurations: { scale in
             ActorHopCaller.allCases.map {
@@ -34,7 +35,7 @@ extension Workload {
     /// set of threads; with `caller=backend` it prefers a second scheduler of the same backend instance.
     static let taskLifecycle = actorWorkload(
         id: .taskLifecycle, name: "task-lifecycle",
-        summary: "Task(executorPreference:) { }.value, created and awaited one at a time",
+        summary: "Task(executorPreference:) { }.value, created and awaited one at a time", hosts: .tasks,
         timing: .nsPerTask, allocations: .allocsPerTask, sizeClassBytes: .sizeClassBytesPerTask, countedBy: .tasks,
         configurations: { scale in
             ActorHopCaller.allCases.map {
@@ -52,7 +53,7 @@ extension Workload {
     /// W13: two actors on two executors of the backend bounce a call back and forth (W4 driven through actors).
     static let actorPingPong = actorWorkload(
         id: .actorPingPong, name: "actor-ping-pong",
-        summary: "round trips between two actors, each on its own executor",
+        summary: "round trips between two actors, each on its own executor", hosts: .actors,
         timing: .nsPerRoundTrip, allocations: .allocsPerRoundTrip, sizeClassBytes: .sizeClassBytesPerRoundTrip,
         countedBy: .roundTrips,
         configurations: { [Parameters([.roundTrips: $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
@@ -64,7 +65,8 @@ extension Workload {
     /// An actor workload: `prepare` sets up one round's actors and returns its loop; the timing round runs the loop
     /// `countedBy` times and reports `timing` per unit; the allocation pass counts the same loop (``AllocationProbe``).
     private static func actorWorkload(
-        id: WorkloadID, name: String, summary: String, timing: Metric, allocations: Metric, sizeClassBytes: Metric,
+        id: WorkloadID, name: String, summary: String, hosts: Hosted, timing: Metric, allocations: Metric,
+        sizeClassBytes: Metric,
         countedBy: ParameterName, configurations: @escaping @Sendable (Scale) -> [Parameters],
         prepare: @escaping @Sendable (LaneGroup, Parameters) -> ActorLoop
     ) -> Workload {
@@ -72,12 +74,24 @@ extension Workload {
             allocations: allocations, sizeClassBytes: sizeClassBytes,
             units: { $0[countedBy] }, prepare: prepare)
         return Workload(
-            id: id, name: name, summary: summary, requires: [.executor, .promptWakeUp], metrics: [timing],
+            id: id, name: name, summary: summary, requires: hosts.requires, metrics: [timing],
             allocationProbe: probe, configurations: configurations
         ) { lanes, _, parameters in
             let units = parameters[countedBy]
             let elapsed = prepare(lanes, parameters).run(units)
             return RoundResult(values: [timing: Double(elapsed) / Double(units)])
+        }
+    }
+}
+
+/// What an actor workload puts on the backend: actors (and the tasks that call them), or tasks only.
+private enum Hosted {
+    case actors, tasks
+
+    var requires: Capabilities {
+        switch self {
+        case .actors: [.executor, .taskExecutor, .promptWakeUp]
+        case .tasks: [.taskExecutor, .promptWakeUp]
         }
     }
 }
@@ -153,9 +167,6 @@ extension Lane {
     func makeActor() -> any BenchActor {
         scheduler.map { ScheduledBenchActor(SchedulerExecutor($0)) } ?? DefaultBenchActor()
     }
-
-    /// A task executor over this lane's scheduler; nil (Swift's default) on a lane with no scheduler.
-    var taskExecutor: (any TaskExecutor)? { scheduler.map { SchedulerExecutor($0) } }
 }
 
 /// The `default-executor` reference's lane: it only hosts actors and tasks (see ``Backend/hostsOnlyActors``).

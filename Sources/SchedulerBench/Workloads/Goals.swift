@@ -11,6 +11,31 @@ public struct Goal: Sendable {
     public let direction: Direction
     /// How the figure reads for people (e.g. "1.07x", "4.1 M tasks/s").
     public let presentation: Presentation
+    /// The best figure a design of this kind can reach on this machine, measured in the same run (nil: none known).
+    public let floor: Floor?
+
+    public init(
+        id: GoalID, statement: String, allocator: AllocatorChoice, measure: Measure, limit: Double,
+        direction: Direction, presentation: Presentation, floor: Floor? = nil
+    ) {
+        self.id = id
+        self.statement = statement
+        self.allocator = allocator
+        self.measure = measure
+        self.limit = limit
+        self.direction = direction
+        self.presentation = presentation
+        self.floor = floor
+    }
+
+    /// A reference lane that does only what every design of the goal's kind must do, so no such design gets past
+    /// its figure: where the floor itself misses the limit, the goal asks for another design, not more tuning. Its
+    /// measure is in the goal's own terms (the same ratio or difference with the floor lane in place of the backend).
+    public struct Floor: Sendable {
+        public let measure: Measure
+        /// What the floor lane does, for the report.
+        public let explanation: String
+    }
 
     public enum Direction: Sendable { case atMost, atLeast }
 
@@ -25,6 +50,8 @@ public struct Goal: Sendable {
         case millionsPerSecond
         /// "1 more", "0 more".
         case extraAllocations
+        /// "8 allocations".
+        case allocations
     }
 
     /// A cell of a run: a backend's metric in the configurations of a workload whose parameters include these.
@@ -53,18 +80,22 @@ public struct Goal: Sendable {
         case median(Cell)
         /// first − second of exact counts.
         case countDifference(Cell, minus: Cell)
+        /// An exact count.
+        case count(Cell)
 
         public var cells: [Cell] {
             switch self {
             case .ratio(let a, let b), .difference(let a, let b), .countDifference(let a, let b): [a, b]
-            case .median(let a): [a]
+            case .median(let a), .count(let a): [a]
             }
         }
 
         /// Timed figures vary from run to run; counts do not.
         public var isMeasured: Bool {
-            if case .countDifference = self { return false }
-            return true
+            switch self {
+            case .countDifference, .count: false
+            case .ratio, .difference, .median: true
+            }
         }
     }
 }
@@ -83,6 +114,8 @@ extension GoalID {
     public static let immediateShare = GoalID(rawValue: "immediate-share")
     public static let virtualTimeRate = GoalID(rawValue: "virtual-time-rate")
     public static let poolTaskFromGlobal = GoalID(rawValue: "pool-task-from-global")
+    public static let poolTaskAllocations = GoalID(rawValue: "pool-task-allocations")
+    public static let poolTaskFromBackend = GoalID(rawValue: "pool-task-from-backend")
 }
 
 extension Goal {
@@ -104,12 +137,14 @@ extension Goal {
         Goal(
             id: .poolThroughputOverDispatch, statement: "ThreadPoolScheduler ≥ 4x faster than raw Dispatch (W1)",
             allocator: .jemalloc, measure: .ratio(w1(.rawDispatch), over: w1(.threadPool)), limit: 4,
-            direction: .atLeast, presentation: .timesFaster),
+            direction: .atLeast, presentation: .timesFaster,
+            floor: Floor(measure: .ratio(w1(.rawDispatch), over: w1(.spinHandOff)), explanation: handOffFloor)),
         Goal(
             id: .poolThroughputOverNIO,
             statement: "ThreadPoolScheduler ≥ 2x faster than NIO's event loop, raw EventLoop.execute (W1)",
             allocator: .jemalloc, measure: .ratio(w1(.rawNIOExecute), over: w1(.threadPool)), limit: 2,
-            direction: .atLeast, presentation: .timesFaster),
+            direction: .atLeast, presentation: .timesFaster,
+            floor: Floor(measure: .ratio(w1(.rawNIOExecute), over: w1(.spinHandOff)), explanation: handOffFloor)),
         Goal(
             id: .poolRoundTrip, statement: "ThreadPoolScheduler round trip ≤ 0.5x raw Dispatch's (W4)",
             allocator: .jemalloc,
@@ -150,7 +185,12 @@ extension Goal {
         Goal(
             id: .immediateShare, statement: "ImmediateScheduler's own share above a direct call ≤ 3 ns (W1)",
             allocator: .jemalloc, measure: .difference(w1(.immediate), minus: w1(.directCall)), limit: 3,
-            direction: .atMost, presentation: .nanoseconds),
+            direction: .atMost, presentation: .nanoseconds,
+            floor: Floor(
+                measure: .difference(w1(.protocolCall), minus: w1(.directCall)),
+                explanation:
+                    "`protocol-call`: a Scheduler whose `schedule` only calls the closure and returns a settled handle, "
+                    + "the cost of being called through the protocol")),
         Goal(
             id: .virtualTimeRate, statement: "TestScheduler ≥ 10 000 000 virtual tasks/s (W1)",
             allocator: .jemalloc, measure: .median(w1(.testScheduler)), limit: 100, direction: .atMost,
@@ -159,15 +199,38 @@ extension Goal {
             id: .poolTaskFromGlobal,
             statement: "A task on the pool awaited from the global executor ≤ 1.5x the default executor's (W12)",
             allocator: .jemalloc,
-            measure: .ratio(
-                Cell(
-                    .threadPool, .taskLifecycle, .nsPerTask,
-                    Parameters([:], choices: [.caller: ActorHopCaller.global.rawValue])),
-                over: Cell(
-                    .defaultExecutor, .taskLifecycle, .nsPerTask,
-                    Parameters([:], choices: [.caller: ActorHopCaller.global.rawValue]))),
-            limit: 1.5, direction: .atMost, presentation: .times),
+            measure: .ratio(w12(.threadPool, .global), over: w12(.defaultExecutor, .global)),
+            limit: 1.5, direction: .atMost, presentation: .times,
+            floor: Floor(
+                measure: .ratio(w12(.spinHandOff, .global), over: w12(.defaultExecutor, .global)),
+                explanation:
+                    "`spin-handoff` as the task's executor: the task runs on a thread that never sleeps, and what is "
+                    + "left is the global executor waking one of its threads to resume the awaiting task")),
+        Goal(
+            id: .poolTaskAllocations,
+            statement: "A task on the pool awaited from the global executor: ≤ 6 allocations of every thread (W12)",
+            allocator: .jemalloc, measure: .count(w12(.threadPool, .global, .allocsPerTask)), limit: 6,
+            direction: .atMost, presentation: .allocations,
+            floor: Floor(
+                measure: .count(w12(.spinHandOff, .global, .allocsPerTask)),
+                explanation:
+                    "the same task on `spin-handoff`: the runtime's task (4 allocations on the default executor too), "
+                    + "a closure and a node for the hand-off, and Dispatch's 2 when a thread outside its pool resumes "
+                    + "the awaiting task")),
+        Goal(
+            id: .poolTaskFromBackend,
+            statement: "A task on the pool awaited from a task on the pool ≤ 1.2x the default executor's (W12)",
+            allocator: .jemalloc,
+            measure: .ratio(w12(.threadPool, .backend), over: w12(.defaultExecutor, .backend)),
+            limit: 1.2, direction: .atMost, presentation: .times),
     ]
 
+    static let handOffFloor =
+        "`spin-handoff`: the pool's node and queue, drained by a thread that never sleeps (no wake-up, no books)"
+
     private static func w1(_ backend: BackendID) -> Cell { Cell(backend, .throughput, .nsPerTask) }
+
+    private static func w12(_ backend: BackendID, _ caller: ActorHopCaller, _ metric: Metric = .nsPerTask) -> Cell {
+        Cell(backend, .taskLifecycle, metric, Parameters([:], choices: [.caller: caller.rawValue]))
+    }
 }

@@ -90,7 +90,7 @@ public struct Workload: Sendable {
     public var allMetrics: [Metric] { metrics + (allocationProbe?.metrics ?? []) }
 
     public func supports(_ backend: Backend) -> Bool {
-        backend.has(requires) && (requires.contains(.executor) || !backend.hostsOnlyActors)
+        backend.has(requires) && (requires.contains(.taskExecutor) || !backend.hostsOnlyActors)
     }
 
     /// One run of the body on a fresh instance of `backend`; the instance is shut down afterwards.
