@@ -61,7 +61,7 @@ public final class DispatchQueueScheduler: TimedScheduler {
         return task
     }
 
-    private func enqueue(_ task: ScheduledWork) {
+    fileprivate func enqueue(_ task: ScheduledWork) {
         _ = pending.push(task)
         _ = Unmanaged.passRetained(self)  // pending work keeps the scheduler alive; released by the block
         queue.async(execute: runOldest)
@@ -91,6 +91,10 @@ public final class DispatchQueueScheduler: TimedScheduler {
     ) -> any Cancellable {
         dispatchRepeating(on: queue, scheduler: self, at: start, every: interval, leeway: leeway, work)
     }
+}
+
+@_spi(Bench) extension DispatchQueueScheduler: NodeScheduler {
+    public func enqueue(node: ScheduledWork) { enqueue(node) }
 }
 
 extension DispatchQueueScheduler {

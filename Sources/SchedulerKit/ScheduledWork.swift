@@ -8,21 +8,43 @@ import Synchronization
 // @unchecked Sendable: `work` is touched only by the single winner of the atomic transition out of `pending`,
 // and the acquiring/releasing orderings on `state` order that access after the initialising write.
 public final class ScheduledWork: Cancellable, @unchecked Sendable {
-    private enum State: UInt8 { case pending, running, finished, cancelled }
+    /// What the task runs: a closure, or a Swift-concurrency job with the executor that runs it. The node carries a
+    /// job itself, so an executor's `enqueue` costs one allocation (the node) where a closure would cost two.
+    private enum Work {
+        case closure(@Sendable () -> Void)
+        case actorJob(UnownedJob, SchedulerExecutor)
+        case taskJob(UnownedJob, SchedulerTaskExecutor)
+        case taken
+    }
+
+    /// Unchecked: the atomic state already gives one thread at a time the right to touch it. Declared before `state`:
+    /// with its tag it takes 17 bytes, and the state byte fills the padding after it, so a node stays 48 bytes.
+    @exclusivity(unchecked) private var work: Work
     private let state: Atomic<UInt8>
-    /// Unchecked: the atomic state already gives one thread at a time the right to touch it.
-    @exclusivity(unchecked) private var work: (@Sendable () -> Void)?
+    private enum State: UInt8 { case pending, running, finished, cancelled }
     /// The link of ``TaskQueue`` (the pool's lock-free queue), so queueing a task allocates nothing more.
     let queueNext = Atomic<Unmanaged<ScheduledWork>?>(nil)
 
     public init(_ work: @escaping @Sendable () -> Void) {
+        self.work = .closure(work)
         self.state = Atomic(State.pending.rawValue)
-        self.work = work
+    }
+
+    /// A job of an actor on `executor`: it runs isolated to the executor.
+    init(_ job: UnownedJob, actorOn executor: SchedulerExecutor) {
+        self.work = .actorJob(job, executor)
+        self.state = Atomic(State.pending.rawValue)
+    }
+
+    /// A job of a task that prefers `executor`: it runs with no actor isolation.
+    init(_ job: UnownedJob, taskOn executor: SchedulerTaskExecutor) {
+        self.work = .taskJob(job, executor)
+        self.state = Atomic(State.pending.rawValue)
     }
 
     private init(state: State) {
+        self.work = .taken
         self.state = Atomic(state.rawValue)
-        self.work = nil
     }
 
     /// A fresh handle in the finished state (``TaskQueue``'s private stub node).
@@ -35,7 +57,7 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
                 expected: State.pending.rawValue, desired: State.cancelled.rawValue, ordering: .acquiringAndReleasing
             ).exchanged
         else { return false }
-        work = nil
+        work = .taken
         return true
     }
 
@@ -47,7 +69,7 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
     }
 
     /// Runs the work unless it was cancelled first; returns whether it ran. The caller sets the current scheduler.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func run() -> Bool {
         guard
             state.compareExchange(
@@ -56,11 +78,27 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         else { return false }
         // Moved out with `swap`, which copies no reference: `work.take()` (and calling `work` in place) cost a retain
         // and one more release per task.
-        var body: (@Sendable () -> Void)? = nil
+        var body = Work.taken
         swap(&body, &work)
-        body?()
+        switch consume body {
+        case .closure(let closure): closure()
+        case .actorJob(let job, let executor): Self.run(job, on: executor)
+        case .taskJob(let job, let executor): Self.run(job, on: executor)
+        case .taken: break
+        }
         state.store(State.finished.rawValue, ordering: .releasing)
         return true
+    }
+
+    // Out of line, so that `run()` stays small enough to inline where a scheduler runs plain closures.
+    @inline(never)
+    private static func run(_ job: UnownedJob, on executor: SchedulerExecutor) {
+        job.runSynchronously(on: executor.asUnownedSerialExecutor())
+    }
+
+    @inline(never)
+    private static func run(_ job: UnownedJob, on executor: SchedulerTaskExecutor) {
+        job.runSynchronously(on: executor.asUnownedTaskExecutor())
     }
 }
 
@@ -78,4 +116,13 @@ public struct SettledWork: Cancellable {
 
     @discardableResult
     public func cancel() -> Bool { false }
+}
+
+/// A scheduler whose `schedule` wraps the closure in a ``ScheduledWork`` node and queues the node. It also takes a
+/// node made elsewhere, as it is: an executor's job travels in its node, with no closure around it.
+/// Exposed to the bench only (SPI `Bench`), for its hand-off floor's task executor.
+@_spi(Bench) public protocol NodeScheduler: Scheduler {
+    /// Queues `node` as `schedule` queues its own, and runs it the same way (the scheduler current). A scheduler
+    /// that refuses work (shut down) drops the node unrun, as it drops refused closures.
+    func enqueue(node: ScheduledWork)
 }

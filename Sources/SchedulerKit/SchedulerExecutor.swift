@@ -24,6 +24,8 @@
 /// allocations per task, measured in bench W12).
 public final class SchedulerExecutor: SerialExecutor {
     public let scheduler: any Scheduler
+    /// The same scheduler where it takes a job's node as it is (one allocation per job instead of two).
+    private let nodeScheduler: (any NodeScheduler)?
 
     /// Whether a scheduler with these traits can back an executor: serial, sets itself current, and runs work later
     /// (asynchronous, or virtual time driven by a test). The one definition the initialiser, the E rules and the
@@ -34,6 +36,7 @@ public final class SchedulerExecutor: SerialExecutor {
 
     public init(_ scheduler: any Scheduler) {
         self.scheduler = Self.accepted(scheduler, by: "SchedulerExecutor(_:)")
+        self.nodeScheduler = scheduler as? any NodeScheduler
     }
 
     /// `scheduler`, if it can back an executor; traps otherwise, naming `initialiser`.
@@ -47,7 +50,11 @@ public final class SchedulerExecutor: SerialExecutor {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        scheduler.schedule { [self] in job.runSynchronously(on: asUnownedSerialExecutor()) }
+        if let nodeScheduler {
+            nodeScheduler.enqueue(node: ScheduledWork(job, actorOn: self))
+        } else {
+            scheduler.schedule { [self] in job.runSynchronously(on: asUnownedSerialExecutor()) }
+        }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {

@@ -14,14 +14,28 @@
 /// The same schedulers qualify as for ``SchedulerExecutor`` (``SchedulerExecutor/accepts(_:)``).
 public final class SchedulerTaskExecutor: TaskExecutor {
     public let scheduler: any Scheduler
+    /// The same scheduler where it takes a job's node as it is (one allocation per job instead of two).
+    private let nodeScheduler: (any NodeScheduler)?
 
     public init(_ scheduler: any Scheduler) {
         self.scheduler = SchedulerExecutor.accepted(scheduler, by: "SchedulerTaskExecutor(_:)")
+        self.nodeScheduler = scheduler as? any NodeScheduler
+    }
+
+    /// Over a scheduler that need not keep the promises of ``SchedulerExecutor/accepts(_:)`` (the bench's hand-off
+    /// floor, whose thread sets no current scheduler).
+    @_spi(Bench) public init(unchecked scheduler: any NodeScheduler) {
+        self.scheduler = scheduler
+        self.nodeScheduler = scheduler
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        scheduler.schedule { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        if let nodeScheduler {
+            nodeScheduler.enqueue(node: ScheduledWork(job, taskOn: self))
+        } else {
+            scheduler.schedule { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        }
     }
 
     public func asUnownedTaskExecutor() -> UnownedTaskExecutor {

@@ -53,3 +53,7 @@ public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
 
     public var isShutDown: Bool { pool.isShutDown }
 }
+
+@_spi(Bench) extension ThreadPoolScheduler: NodeScheduler {
+    public func enqueue(node: ScheduledWork) { _ = pool.enqueue(node, on: self) }
+}

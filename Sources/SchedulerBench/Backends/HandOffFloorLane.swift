@@ -32,7 +32,9 @@ final class HandOffFloorLane: Lane {
 
     var scheduler: (any Scheduler)? { nil }
 
-    func submit(_ work: @escaping @Sendable () -> Void) { _ = queue.push(ScheduledWork(work)) }
+    func submit(_ work: @escaping @Sendable () -> Void) { push(ScheduledWork(work)) }
+
+    func push(_ node: ScheduledWork) { _ = queue.push(node) }
 
     func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
         preconditionFailure("the hand-off floor has no timers")
@@ -40,7 +42,7 @@ final class HandOffFloorLane: Lane {
 
     func drain() {}
 
-    var taskExecutor: (any TaskExecutor)? { HandOffTaskExecutor(lane: self) }
+    var taskExecutor: (any TaskExecutor)? { SchedulerTaskExecutor(unchecked: HandOffScheduler(lane: self)) }
 
     /// A lane group whose lanes are stopped when the group shuts down.
     static func group() -> LaneGroup {
@@ -63,15 +65,21 @@ final class HandOffFloorLane: Lane {
     }
 }
 
-/// A task executor whose jobs run on the hand-off floor's thread, with no actor isolation (as
-/// ``SchedulerTaskExecutor`` runs them on a scheduler).
-final class HandOffTaskExecutor: TaskExecutor {
+/// The hand-off floor behind a ``SchedulerTaskExecutor``, so that a task's job travels in its node as it does on the
+/// pool (one allocation per job). Not a scheduler of the kit: its thread sets no current scheduler, so it declares
+/// only what it keeps, and the executor is made unchecked.
+final class HandOffScheduler: NodeScheduler {
     let lane: HandOffFloorLane
-
     init(lane: HandOffFloorLane) { self.lane = lane }
 
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        lane.submit { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+    var name: String { "spin-handoff" }
+    var traits: SchedulerTraits { [.serial, .asynchronous] }
+
+    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        let node = ScheduledWork(work)
+        lane.push(node)
+        return node
     }
+
+    func enqueue(node: ScheduledWork) { lane.push(node) }
 }

@@ -51,8 +51,8 @@ struct ActorFindings {
             verdict =
                 "**An actor on the default executor** is the better choice for state that Swift-concurrency code calls into and that "
                 + "needs no particular thread: from a task on the global executor (W11, caller=global) a call into it costs \(ns(reference)), "
-                + "\(Format.short(times))x less than into an actor on the cheapest scheduler executor, which hops twice where the runtime "
-                + "can run a default actor's job on the caller's thread"
+                + "\(Format.short(times))x less than into an actor on the cheapest scheduler executor, whose jobs the runtime must "
+                + "enqueue on the scheduler where it can run a default actor's job on the caller's thread"
         case .higher(let times):
             verdict =
                 "From a task on the global executor (W11, caller=global) a call into an actor on the cheapest scheduler executor is "

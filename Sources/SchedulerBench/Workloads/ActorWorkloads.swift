@@ -8,10 +8,12 @@ import SchedulerKit
 
 extension Workload {
     /// W11: one task awaits an actor method `calls` times (W1 driven through an actor). With `caller=global` the
-    /// task runs on the global executor: two executor hops per call for an actor on a scheduler, none for a default
-    /// actor, whose job the runtime may run on the caller's thread. With `caller=backend` the task prefers an executor
-    /// over a second scheduler of the same backend instance, so the hop stays inside the backend (for the
-    /// `default-executor` reference that is the global executor again).
+    /// task starts on the global executor, and nothing between two calls needs another executor: the task stays on
+    /// the actor's executor after the first call, so each later call runs inline, on a default actor and on an actor
+    /// on a scheduler alike (what a loop of calls into one actor costs). With `caller=backend` the task prefers a task
+    /// executor over a second scheduler of the same backend instance, where its own code must run between calls, so
+    /// every call crosses between the two schedulers (for the `default-executor` reference that is the global
+    /// executor again).
     static let actorHop = actorWorkload(
         id: .actorHop, name: "actor-hop", summary: "await actor.method() from a task, actor on the backend's executor",
         hosts: .actors,
