@@ -73,6 +73,8 @@ extension ConformanceBackend {
             "R3": runLoopDoesNotWake,
         ]) { $1 },
         expectedFailures: [
+            "T1":
+                "A Timer's fire date is a wall-clock Date, which Foundation's CFRunLoopTimerCreate turns into monotonic time from two clock reads, the monotonic one first: a thread preempted between them arms the timer early by as long as it waited (seen under load: 1 of 2 000 tasks 0.02 ms early, in 2 full test runs of 2).",
             "T3":
                 "Plain work is RunLoop.perform and delayed work a Timer; a timer due now fires when the loop wakes, before blocks performed earlier (seen: the task due now ran first of 300).",
             "T4":
