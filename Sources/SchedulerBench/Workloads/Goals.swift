@@ -215,8 +215,8 @@ extension Goal {
                 measure: .count(w12(.spinHandOff, .global, .allocsPerTask)),
                 explanation:
                     "the same task on `spin-handoff`: the runtime's task (4 allocations on the default executor too), "
-                    + "a closure and a node for the hand-off, and Dispatch's 2 when a thread outside its pool resumes "
-                    + "the awaiting task")),
+                    + "the node the job travels in, and Dispatch's 2 when a thread outside its pool resumes the "
+                    + "awaiting task")),
         Goal(
             id: .poolTaskFromBackend,
             statement: "A task on the pool awaited from a task on the pool ≤ 1.2x the default executor's (W12)",
