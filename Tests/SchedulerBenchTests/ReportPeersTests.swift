@@ -64,7 +64,7 @@ import Testing
             ))
         #expect(
             text.contains(
-                "In this run NIO is ahead on timer lateness (W6 p99); SchedulerKit on throughput (W1), a hop (W4 round trip); level or within noise: start latency, idle (W5 p99), allocations per task (W9)."
+                "In this run `nio-eventloop` is ahead on timer lateness (W6 p99); SchedulerKit on throughput (W1), a hop (W4 round trip); level or within noise: start latency, idle (W5 p99), allocations per task (W9)."
             ))
         #expect(
             text.contains(
@@ -88,8 +88,9 @@ import Testing
         let others = RunData(
             summary: Self.run.summary.filter { !peerLanes.contains($0.backend) }, rounds: Self.run.rounds)
         #expect(Report.peerFindings(RunView(run: others, allocator: .jemalloc), conformance: Self.matrix).isEmpty)
-        #expect(!Report.markdown(run: others, folder: "run-1", charts: []).contains("Peers beside SchedulerKit"))
-        let report = Report.markdown(run: Self.run, folder: "run-1", charts: [])
+        #expect(!Report.figuresMarkdown(run: others, folder: "run-1").contains("Peers beside SchedulerKit"))
+        #expect(!Report.page(run: others, folder: "run-1", charts: []).contains("## Peers"))
+        let report = Report.figuresMarkdown(run: Self.run, folder: "run-1")
         #expect(report.contains("## Peers beside SchedulerKit"))
         #expect(report.contains("### SwiftNIO"))
         #expect(!report.contains("### Combine"))  // the fixture has no Combine rows

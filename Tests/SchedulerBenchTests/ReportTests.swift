@@ -15,14 +15,16 @@ func wobbly(_ value: Double) -> [Double] { [0.7, 1.3, 1.0, 0.8, 1.2, 0.9, 1.1, 1
     ])
 
     @Test func theReportNamesItsSourceAndListsEveryCell() {
-        let text = Report.markdown(run: Self.run, folder: "run-1", charts: ["run-1/charts/throughput.png"])
+        let text = Report.figuresMarkdown(run: Self.run, folder: "run-1")
+        let page = Report.page(run: Self.run, folder: "run-1", charts: ["run-1/charts/throughput.png"])
         #expect(text.contains("run-1/summary.csv"))
+        #expect(page.contains("run-1/summary.csv"))
         #expect(text.contains("`bench --quick`"))
-        #expect(text.contains("![throughput](run-1/charts/throughput.png)"))
+        #expect(page.contains("![throughput](run-1/charts/throughput.png)"))
         #expect(text.contains("| dispatch | 460 |"))
         #expect(text.contains("1.15x raw-dispatch"))
         #expect(
-            text.contains(
+            page.contains(
                 "| DispatchQueueScheduler ≤ 1.10x raw DispatchQueue.async (W1) | 1.15x | the run's interval | not met |"
             ))
         #expect(text.contains("No calibration of this machine"))
@@ -32,7 +34,7 @@ func wobbly(_ value: Double) -> [Double] { [0.7, 1.3, 1.0, 0.8, 1.2, 0.9, 1.1, 1
         let run = Fixtures.run([
             Fixtures.Cell(rounds: [.rawDispatch: [240, 245, 238, 250, 242, 550, 560, 548, 240, 555]])
         ])
-        #expect(Report.markdown(run: run, folder: "r", charts: []).contains("two modes: 241 (60 %), 552 (40 %)"))
+        #expect(Report.figuresMarkdown(run: run, folder: "r").contains("two modes: 241 (60 %), 552 (40 %)"))
         #expect(SummaryTable.render(run.summary).contains("two modes"))
     }
 
@@ -132,8 +134,10 @@ func wobbly(_ value: Double) -> [Double] { [0.7, 1.3, 1.0, 0.8, 1.2, 0.9, 1.1, 1
 
     @Test func aRunWithoutActorRowsHasNoSection() {
         #expect(Report.actorFindings(RunView(run: ReportTests.run, allocator: .jemalloc)).isEmpty)
-        let text = Report.markdown(run: Self.run, folder: "run-1", charts: ["run-1/charts/actors.png"])
-        #expect(text.contains("## Actors or schedulers?"))
-        #expect(text.contains("![actors](run-1/charts/actors.png)\n\nActors and tasks (W11–W13)"))
+        #expect(Report.figuresMarkdown(run: Self.run, folder: "run-1").contains("## Actors or schedulers?"))
+        let page = Report.page(run: Self.run, folder: "run-1", charts: ["run-1/charts/actors.png"])
+        #expect(page.contains("![actors](run-1/charts/actors.png) Actors and tasks (W11–W13)"))
+        #expect(page.contains("## Actors and tasks"))
+        #expect(!Report.page(run: ReportTests.run, folder: "run-1", charts: []).contains("## Actors and tasks"))
     }
 }

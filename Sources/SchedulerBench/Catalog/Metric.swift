@@ -41,6 +41,10 @@ extension Metric {
     public static let eventsPerSecond = Metric("events_per_s", unit: "events/s", lowerIsBetter: false)
     /// Work done per wall-clock time, over the work's own CPU time on one thread (W15): 1 is serial.
     public static let speedup = Metric("speedup", unit: "x", lowerIsBetter: false)
+    // What explains a drained observe(on:) figure (W17), which is not the scheduler's speed alone: how many events
+    // one drain delivers, and how often the producer sends while a drain runs (both then take the mailbox's lock).
+    public static let eventsPerDrain = Metric("events_per_drain", unit: "events", lowerIsBetter: false)
+    public static let sendsDuringDrain = Metric("sends_during_drain_pct", unit: "%")
     // Latency percentiles (W5, W6, W16–W18), nanoseconds after the clock's own cost is subtracted.
     public static let p50 = Metric("p50", unit: "ns")
     public static let p90 = Metric("p90", unit: "ns")
@@ -71,7 +75,7 @@ extension Metric {
     /// Every declared metric.
     public static let all: [Metric] = [
         .nsPerTask, .cpuNsPerTask, .nsPerRoundTrip, .nsPerStep, .nsPerValue, .nsPerCall, .nsPerEvent,
-        .eventsPerSecond, .speedup,
+        .eventsPerSecond, .speedup, .eventsPerDrain, .sendsDuringDrain,
         .p50, .p90, .p99, .p999, .maxLatency, .peakRSSGrowth, .rssPerQueuedTask, .cpuMsIdle,
         .allocsPerTask, .bytesPerTask, .allocsPerCall, .allocsPerRoundTrip,
         .sizeClassBytesPerTask, .sizeClassBytesPerCall, .sizeClassBytesPerRoundTrip,

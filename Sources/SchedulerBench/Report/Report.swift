@@ -1,8 +1,8 @@
 import Foundation
 import ToolSupport
 
-/// `bench report`: regenerates `Results/REPORT.md` (and the charts, through `scripts/plot_results.sh`) from a run
-/// folder. Everything in the report comes from the run's CSV files; nothing is typed in by hand.
+/// `bench report`: regenerates `Results/REPORT.md` (the answer on one page), `Results/FIGURES.md` (every figure) and
+/// the charts (through `scripts/plot_results.sh`) from a run folder. Everything in the report comes from the run's CSV files; nothing is typed in by hand.
 public enum Report {
     /// The run a report is made from, and why that one.
     public struct Choice: Sendable {
@@ -58,13 +58,19 @@ public enum Report {
             calibration.map { "goals widened by the calibration of \($0.runs) runs of \($0.commit)" }
                 ?? "no calibration of this machine for \(metadata.scale) runs on CPUs \(metadata.cpus): goals judged on the run alone"
         )
-        let text = markdown(
-            run: run, folder: relative(choice.folder, to: resultsDirectory),
-            charts: chartFiles.map { relative($0, to: resultsDirectory) }, conformance: conformance,
-            calibration: calibration)
-        let reportPath = (resultsDirectory as NSString).appendingPathComponent("REPORT.md")
-        try AtomicFile.write(text, to: URL(fileURLWithPath: reportPath))
-        written.append(reportPath)
+        let folder = relative(choice.folder, to: resultsDirectory)
+        let files = [
+            "REPORT.md": page(
+                run: run, folder: folder, charts: chartFiles.map { relative($0, to: resultsDirectory) },
+                conformance: conformance, calibration: calibration),
+            "FIGURES.md": figuresMarkdown(
+                run: run, folder: folder, conformance: conformance, calibration: calibration),
+        ]
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            let path = (resultsDirectory as NSString).appendingPathComponent(name)
+            try AtomicFile.write(text, to: URL(fileURLWithPath: path))
+            written.append(path)
+        }
         return written
     }
 

@@ -99,9 +99,16 @@ struct PeerFindings {
         let label: String
         let sentence: String
         let peerAhead: Bool?
+        /// The peer's row, SchedulerKit's best row, and how the first compares with the second.
+        let theirs: SummaryRow
+        let best: SummaryRow
+        let versus: Versus
+        /// `theirs` and `best` as the sentence writes them.
+        let figures: (theirs: String, best: String)
     }
 
-    /// W14 is left out: its one round after one task measures noise, not spinning.
+    /// W14 is left out: its one round after one task measures noise, not spinning. W17 is left out too: its per-event
+    /// cost follows how many events each drain batches (``Report/drainedTable(_:)``), not the scheduler's speed.
     func aspects() -> [Aspect] {
         [
             compare("throughput (W1)", .throughput, .nsPerTask, Parameters([:]), format: ns),
@@ -112,7 +119,6 @@ struct PeerFindings {
             compare("timer lateness (W6 p99)", .timerLateness, .p99, Parameters([:]), format: microseconds),
             compare("allocations per task (W9)", .allocations, .allocsPerTask, Parameters([:]), format: count),
             compare("observe(on:), a schedule per event (W16)", .observeOn, .nsPerEvent, Parameters([:]), format: ns),
-            compare("observe(on:), drained (W17)", .observeOnDrain, .nsPerEvent, Parameters([:]), format: ns),
             compare("Combine's receive(on:) (W18)", .receiveOn, .nsPerEvent, Parameters([:]), format: ns),
         ].compactMap { $0 }
     }
@@ -136,7 +142,8 @@ struct PeerFindings {
         figures += ours.map { "`\($0.backend)` \(format($0))" }
         let verdict: String
         let peerAhead: Bool?
-        switch view.versus(theirs, best) {
+        let versus = view.versus(theirs, best)
+        switch versus {
         case .lower(let times):
             verdict = "\(peer.name) is ahead, \(Format.short(times))x below `\(best.backend)`"
             peerAhead = true
@@ -153,7 +160,8 @@ struct PeerFindings {
         return Aspect(
             label: label,
             sentence: label.prefix(1).uppercased() + label.dropFirst() + ": "
-                + figures.joined(separator: ", ") + ". \(verdict).", peerAhead: peerAhead)
+                + figures.joined(separator: ", ") + ". \(verdict).", peerAhead: peerAhead, theirs: theirs, best: best,
+            versus: versus, figures: (format(theirs), format(best)))
     }
 
     /// The summary of who is ahead where, and what the peer's wrapping costs over the primitive it wraps.
@@ -164,7 +172,7 @@ struct PeerFindings {
             return labels.isEmpty ? "nothing" : labels.joined(separator: ", ")
         }
         var text =
-            "In this run \(peer.name) is ahead on \(list(true)); SchedulerKit on \(list(false)); level or within noise: \(list(nil))."
+            "In this run `\(peer.primary)` is ahead on \(list(true)); SchedulerKit on \(list(false)); level or within noise: \(list(nil))."
         if let theirs = row(peer.primary, .throughput, .nsPerTask), let wrapped = theirs.reference,
             let raw = row(wrapped, .throughput, .nsPerTask)
         {

@@ -51,6 +51,9 @@ enum Versus: Equatable {
 
     /// Below this relative difference even an exact ratio claims nothing.
     static let exactTolerance = 0.01
+    /// Below this absolute difference two exact counts (per task, averaged over many) are level: a median of 0.02
+    /// bytes against 0.03 is rounding in the counting pass, not a change.
+    static let countTolerance = 0.05
 
     /// "3.2x less", "1.5x more" or "within noise".
     func phrase(lower: String, higher: String) -> String {

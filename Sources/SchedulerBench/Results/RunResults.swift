@@ -19,8 +19,8 @@ public struct RunResults: Sendable {
         for cell in cells {
             for metric in cell.workload.allMetrics {
                 let measured = cell.backends.compactMap { entry in entry.values(of: metric).map { (entry, $0) } }
-                let fastest = Self.fastest(measured, metric: metric)
                 for (entry, values) in measured {
+                    let fastest = Self.fastest(measured, like: entry.backend, metric: metric)
                     var row = SummaryRow(
                         metadata: metadata, allocator: allocator, backend: entry.backend.id,
                         reference: entry.backend.wraps,
@@ -58,9 +58,16 @@ public struct RunResults: Sendable {
         }
     }
 
-    /// The scheduler backend (not a reference row) with the best median of the cell.
-    private static func fastest(_ measured: [(BackendRounds, [Double])], metric: Metric) -> (BackendRounds, [Double])? {
-        let schedulers = measured.filter { !$0.0.backend.isReference && !$0.1.isEmpty }
+    /// The scheduler backend (not a reference row) with the best median of the cell among those of the same kind as
+    /// `backend`: hand-offs (asynchronous) are ranked among hand-offs, inline and virtual-time schedulers among
+    /// themselves, since a call on the caller's stack is no alternative to a hop onto another thread.
+    private static func fastest(_ measured: [(BackendRounds, [Double])], like backend: Backend, metric: Metric)
+        -> (BackendRounds, [Double])?
+    {
+        let handsOff = backend.has(.asynchronous)
+        let schedulers = measured.filter {
+            !$0.0.backend.isReference && !$0.1.isEmpty && $0.0.backend.has(.asynchronous) == handsOff
+        }
         let better = { (a: (BackendRounds, [Double]), b: (BackendRounds, [Double])) in
             let (x, y) = (Statistics.median(a.1), Statistics.median(b.1))
             return metric.lowerIsBetter ? x < y : x > y

@@ -1,7 +1,8 @@
 import ToolSupport
 
 /// One row of `samples.csv`: one round's value of one metric, with what the round looked like, so that anyone can
-/// re-analyse a run (`Docs/Results.md`).
+/// re-analyse a run (`Docs/Results.md`). A row names its run and commit; the rest of the run's metadata is written
+/// once per row of `summary.csv` beside it (same `run_id`), not again on each of the thousands of rounds.
 public struct SampleRow: Sendable, Equatable {
     public var metadata: RunMetadata
     public var allocator: AllocatorChoice
@@ -18,14 +19,14 @@ public struct SampleRow: Sendable, Equatable {
     public var migrations: Double?
 
     public static let columns =
-        RunMetadata.columns + [
+        ["run_id", "git_commit"] + [
             "allocator", "backend", "workload", "parameters", "metric", "unit", "round", "value",
             "repetitions", "round_ms", "context_switches", "cpu_migrations",
         ]
 
     public var fields: [String] {
         let number = { (value: Double?) in value.map(Format.number) ?? "" }
-        return metadata.fields + [
+        return [metadata.runID, metadata.gitCommit] + [
             allocator.rawValue, backend.rawValue, workload.rawValue, parameters.description, metric.name, metric.unit,
             String(round), Format.number(value), repetitions.map(String.init) ?? "", number(roundMilliseconds),
             number(contextSwitches), number(migrations),
