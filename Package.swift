@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -7,6 +7,13 @@ let strict: [SwiftSetting] = [
 
 /// Where Combine is not part of the system, OpenCombine stands in for it.
 let nonApple: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
+
+/// The peers are package traits, on by default: a package that depends on SchedulerKit and SchedulerConformance with
+/// `traits: []` resolves neither swift-nio nor OpenCombine (`Tests/Fixtures/KitOnly` checks it). A target that uses a
+/// peer guards its code with `#if NIO` / `#if Combine` and its dependency with the same trait, since a package
+/// dependency is left out only when every use of it is guarded.
+let nio: TargetDependencyCondition? = .when(traits: ["NIO"])
+let combine: TargetDependencyCondition? = .when(platforms: nonApple, traits: ["Combine"])
 
 let package = Package(
     name: "SchedulerKit",
@@ -18,6 +25,12 @@ let package = Package(
         .library(name: "SchedulerBench", targets: ["SchedulerBench"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
+    traits: [
+        .trait(
+            name: "NIO", description: "SwiftNIO's EventLoop and NIOThreadPool as schedulers, subjects and bench lanes"),
+        .trait(name: "Combine", description: "Combine both ways (OpenCombine off Apple platforms), subjects and lanes"),
+        .default(enabledTraits: ["NIO", "Combine"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Combine's open-source implementation, for Linux; on Apple platforms the Combine targets use Combine itself.
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // API documentation of SchedulerKit and SchedulerConformance (`scripts/docs.sh`).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // One C11 thread-local pointer: the current scheduler in a load, where pthread_getspecific costs a call.
@@ -43,8 +58,8 @@ let package = Package(
             name: "SchedulerKitNIO",
             dependencies: [
                 "SchedulerKit",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: nio),
+                .product(name: "NIOPosix", package: "swift-nio", condition: nio),
             ],
             swiftSettings: strict
         ),
@@ -54,10 +69,10 @@ let package = Package(
             name: "SchedulerKitCombine",
             dependencies: [
                 "SchedulerKit",
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApple)),
-                .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: nonApple)),
+                .product(name: "OpenCombine", package: "OpenCombine", condition: combine),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: combine),
                 .product(
-                    name: "OpenCombineFoundation", package: "OpenCombine", condition: .when(platforms: nonApple)),
+                    name: "OpenCombineFoundation", package: "OpenCombine", condition: combine),
             ],
             swiftSettings: strict
         ),
@@ -72,7 +87,7 @@ let package = Package(
             dependencies: [
                 "SchedulerConformance",
                 "SchedulerKitNIO",
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio", condition: nio),
             ],
             swiftSettings: strict
         ),
@@ -91,13 +106,16 @@ let package = Package(
                 "SchedulerKit",
                 "SchedulerKitNIO",
                 "SchedulerKitCombine",
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApple)),
+                "SchedulerConformance",
+                "SchedulerConformanceNIO",
+                "SchedulerConformanceCombine",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: combine),
                 "CJemalloc",
                 "CBenchSystem",
                 "ToolSupport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: nio),
+                .product(name: "NIOPosix", package: "swift-nio", condition: nio),
             ],
             swiftSettings: strict
         ),
@@ -135,8 +153,8 @@ let package = Package(
                 "SchedulerKitNIO",
                 "SchedulerKit",
                 "TestSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: nio),
+                .product(name: "NIOPosix", package: "swift-nio", condition: nio),
             ],
             swiftSettings: strict
         ),
@@ -146,7 +164,7 @@ let package = Package(
                 "SchedulerKitCombine",
                 "SchedulerKit",
                 "TestSupport",
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApple)),
+                .product(name: "OpenCombine", package: "OpenCombine", condition: combine),
             ],
             swiftSettings: strict
         ),

@@ -62,3 +62,18 @@ struct ReportCommand: ParsableCommand {
         print("Wrote \(written.joined(separator: ", "))")
     }
 }
+
+/// `bench catalog`: rewrites `Docs/Catalog.md` from the catalog's entries.
+struct CatalogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog",
+        abstract: "Rewrite Docs/Catalog.md from the catalog: every scheduler, reference and floor, one line each."
+    )
+
+    @Option(name: .long, help: "The repository root the page is written under.")
+    var root: String = "."
+
+    func run() throws {
+        print("Wrote \(try CatalogPage.write(root: root))")
+    }
+}

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
+import SchedulerBench
 import SchedulerConformance
-import SchedulerConformanceCombine
-import SchedulerConformanceNIO
 import SchedulerKit
 import ToolSupport
 
@@ -35,8 +34,8 @@ struct ConformanceCommand: ParsableCommand {
     @Flag(name: .long, help: .hidden)
     var child = false
 
-    /// The built-in backends, then the SwiftNIO adapters, then Combine's schedulers.
-    static let backends = ConformanceBackend.builtIn + ConformanceBackend.nio + ConformanceBackend.combine
+    /// The catalog: SchedulerKit's schedulers, then the peers' (SwiftNIO, Combine) whose traits are enabled.
+    static let backends = Catalog.subjects
 
     func validate() throws {
         let ruleIDs = Set(ConformanceRules.all.map(\.id))

@@ -9,21 +9,65 @@ public enum PendingWorkPolicy: String, Sendable {
     case dropped
 }
 
-/// The schedulers one check works with, and how to clean up after it (e.g. shutting down a private pool).
+/// The schedulers one check (or one round of the bench) works with, and how to clean up after it (e.g. shutting down
+/// a private pool).
 public struct ConformanceSession: Sendable {
-    let makeScheduler: @Sendable () -> any Scheduler
+    let makeNamedScheduler: @Sendable (String) -> any Scheduler
     let tearDown: @Sendable () -> Void
 
     /// `makeScheduler` must return a fresh scheduler per call where the backend can make more than one.
     public init(makeScheduler: @escaping @Sendable () -> any Scheduler, tearDown: @escaping @Sendable () -> Void = {}) {
-        self.makeScheduler = makeScheduler
+        self.init(makeNamedScheduler: { _ in makeScheduler() }, tearDown: tearDown)
+    }
+
+    /// As above, with the name each scheduler is to carry (the bench names its lanes).
+    public init(
+        makeNamedScheduler: @escaping @Sendable (String) -> any Scheduler, tearDown: @escaping @Sendable () -> Void = {}
+    ) {
+        self.makeNamedScheduler = makeNamedScheduler
         self.tearDown = tearDown
     }
+
+    public func makeScheduler(named name: String = "conformance") -> any Scheduler { makeNamedScheduler(name) }
+    public func close() { tearDown() }
 }
 
-/// A scheduler type under test: how to make it, the promises it claims, and the rules it declares it does not keep.
+/// What a session is for. A check is designed around a small, fixed shape (a pool of two threads, one event loop,
+/// width 2 beside a spare thread); the bench measures the shape an application would use on this machine (one thread
+/// per core, lanes spread over them). An entry that needs no difference ignores it.
+public struct SessionPlan: Sendable {
+    public enum Purpose: Sendable { case conformance, benchmark }
+    public let purpose: Purpose
+    /// The cores the process may use.
+    public let cores: Int
+
+    public init(purpose: Purpose, cores: Int) {
+        self.purpose = purpose
+        self.cores = max(1, cores)
+    }
+
+    public static let conformance = SessionPlan(purpose: .conformance, cores: activeProcessorCount)
+    public static var benchmark: SessionPlan { SessionPlan(purpose: .benchmark, cores: activeProcessorCount) }
+    public static var activeProcessorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// What threads of the session are named after: `conformance` or `bench`.
+    public var prefix: String { choose(conformance: "conformance", benchmark: "bench") }
+
+    /// `conformance` in a check, `benchmark` in the bench.
+    public func choose<T>(conformance: T, benchmark: T) -> T { purpose == .conformance ? conformance : benchmark }
+}
+
+/// A scheduler type under test, and its entry in the project's catalog: how to make it, the promises it claims, the
+/// rules it declares it does not keep (with why), the failures it has by design, the primitive it wraps, and its
+/// one-line summary. The conformance kit, the bench's lanes, its reports and the generated `Docs/Catalog.md` all read
+/// these entries; nothing else names a scheduler (`Docs/WritingAScheduler.md`, "Adding a scheduler").
 public struct ConformanceBackend: Sendable, CustomStringConvertible {
+    /// The catalog id: short, lower-case, the `backend` column of the bench's CSV files (e.g. `threadpool`).
+    public let id: String
+    /// The name in the conformance matrix (e.g. `ThreadPoolScheduler`).
     public let name: String
+    /// One line: what it is, as the bench runs it.
+    public let summary: String
     public let traits: SchedulerTraits
     /// Rule id → why this backend does not keep that rule. Such a rule is reported as declared, never as passed.
     public let declarations: [String: String]
@@ -32,20 +76,72 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
     /// it from a regression. It may not show in every run where the check catches it only when a race goes its way.
     public let expectedFailures: [String: String]
     public let pendingWorkOnRelease: PendingWorkPolicy
-    private let openSession: @Sendable () -> ConformanceSession
+    /// The catalog id of the primitive it wraps (a reference lane of the bench, e.g. `raw-dispatch`), if any: the
+    /// bench reports it as a ratio to that.
+    public let wraps: String?
+    /// How it is used in the bench, where that differs from what its traits promise in general.
+    public let harness: Harness
+    private let openSession: @Sendable (SessionPlan) -> ConformanceSession
 
-    /// A backend whose every check gets a fresh session (`openSession` runs once per check).
+    /// What a harness must know of a subject beyond its traits.
+    public struct Harness: Sendable {
+        /// Whether the bench measures it (a scheduler that needs a served main queue, or that shares a caller's
+        /// queue, is judged but not measured).
+        public var benchmarked: Bool
+        /// Its handle can stop plain work before it starts (false over a primitive without cancellation).
+        public var cancelsPlainWork: Bool
+        /// Work handed over from another thread starts without waiting for a poll (false for Combine's `RunLoop`
+        /// on Linux, which notices new work at its serving thread's next slice).
+        public var wakesPromptly: Bool
+        /// What it promises where the bench calls it (from threads with no current scheduler), added to its traits.
+        public var extraTraits: SchedulerTraits
+
+        public init(
+            benchmarked: Bool = true, cancelsPlainWork: Bool = true, wakesPromptly: Bool = true,
+            extraTraits: SchedulerTraits = []
+        ) {
+            self.benchmarked = benchmarked
+            self.cancelsPlainWork = cancelsPlainWork
+            self.wakesPromptly = wakesPromptly
+            self.extraTraits = extraTraits
+        }
+
+        public static let standard = Harness()
+        /// An adapter over a primitive whose plain work cannot be cancelled.
+        public static let cannotCancel = Harness(cancelsPlainWork: false)
+    }
+
+    /// A catalog entry whose sessions follow a plan (`openSession` runs once per check, and once per bench round).
+    public init(
+        id: String, name: String, summary: String, traits: SchedulerTraits, wraps: String? = nil,
+        declarations: [String: String] = [:], expectedFailures: [String: String] = [:],
+        pendingWorkOnRelease: PendingWorkPolicy = .runs, harness: Harness = .standard,
+        openSession: @escaping @Sendable (SessionPlan) -> ConformanceSession
+    ) {
+        self.id = id
+        self.name = name
+        self.summary = summary
+        self.traits = traits
+        self.wraps = wraps
+        self.declarations = declarations
+        self.expectedFailures = expectedFailures
+        self.pendingWorkOnRelease = pendingWorkOnRelease
+        self.harness = harness
+        self.openSession = openSession
+    }
+
+    /// A backend whose every check gets a fresh session (`openSession` runs once per check): the form for a
+    /// scheduler of your own, which needs no catalog id (its name serves).
     public init(
         name: String, traits: SchedulerTraits, declarations: [String: String] = [:],
         expectedFailures: [String: String] = [:], pendingWorkOnRelease: PendingWorkPolicy = .runs,
         openSession: @escaping @Sendable () -> ConformanceSession
     ) {
-        self.name = name
-        self.traits = traits
-        self.declarations = declarations
-        self.expectedFailures = expectedFailures
-        self.pendingWorkOnRelease = pendingWorkOnRelease
-        self.openSession = openSession
+        self.init(
+            id: name, name: name, summary: name, traits: traits, declarations: declarations,
+            expectedFailures: expectedFailures, pendingWorkOnRelease: pendingWorkOnRelease,
+            harness: Harness(benchmarked: false)
+        ) { _ in openSession() }
     }
 
     /// A backend made by a factory alone; its traits are read from one scheduler the factory makes.
@@ -60,6 +156,9 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
             ConformanceSession(makeScheduler: makeScheduler)
         }
     }
+
+    /// A fresh session for `plan`: the caller closes it when done.
+    public func session(_ plan: SessionPlan) -> ConformanceSession { openSession(plan) }
 
     public var description: String { name }
 
@@ -77,7 +176,7 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
         if let settled = outcomeWithoutRunning(rule) {
             outcome = settled
         } else {
-            let session = openSession()
+            let session = openSession(.conformance)
             let context = ConformanceContext(backend: self, session: session)
             do {
                 outcome = .passed(note: try rule.check(context))

@@ -2,7 +2,7 @@ import Foundation
 import SchedulerKit
 import Synchronization
 
-/// A scheduler whose time is virtual and moves only when driven (``TestScheduler`` and third-party equivalents).
+/// A scheduler whose time is virtual and moves only when driven (`TestScheduler` and third-party equivalents).
 /// The V rules, and every other rule on a virtual-time backend, drive it through this protocol.
 public protocol VirtualTimeDriver: TimedScheduler {
     func advance(by duration: Duration)

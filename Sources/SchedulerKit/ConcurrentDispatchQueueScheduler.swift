@@ -14,13 +14,13 @@ import Dispatch
 ///   task queued on the concurrent queue in deadline order. Repeating work is a fixed-rate `DispatchSourceTimer`
 ///   whose ticks never overlap (a source never runs its handler twice at once).
 /// - `scheduleRecursive` runs one step at a time (see ``Scheduler/scheduleRecursive(_:)``).
-public final class ConcurrentDispatchQueueScheduler: TimedScheduler, ConcurrentScheduler {
+public final class ConcurrentDispatchQueueScheduler: DispatchBackedScheduler, TimedScheduler, ConcurrentScheduler {
     public let name: String
     /// The concurrent queue tasks run on.
     public let queue: DispatchQueue
     public let width: Int
     /// nonisolated(unsafe): written once in `init`, before the scheduler is shared, and only read afterwards.
-    nonisolated(unsafe) private var timers: DispatchTimerHeap!
+    nonisolated(unsafe) private(set) var timers: DispatchTimerHeap!
 
     /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
     public static let traits: SchedulerTraits = [
@@ -45,8 +45,6 @@ public final class ConcurrentDispatchQueueScheduler: TimedScheduler, ConcurrentS
         timers = DispatchTimerHeap(queue: queue, enqueue: queueTask, fire: queueTask)
     }
 
-    public var now: SchedulerTime { .monotonicNow() }
-
     @discardableResult
     public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let task = ScheduledWork(work)
@@ -57,19 +55,5 @@ public final class ConcurrentDispatchQueueScheduler: TimedScheduler, ConcurrentS
     /// Pending work keeps the scheduler alive: the block holds it.
     private func enqueue(_ task: ScheduledWork) {
         queue.async { [self] in _ = Schedulers.performAsCurrent(self) { task.run() } }
-    }
-
-    @discardableResult
-    public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        let task = ScheduledWork(work)
-        timers.schedule(task, at: deadline, owner: self)
-        return task
-    }
-
-    @discardableResult
-    public func schedule(
-        at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
-    ) -> any Cancellable {
-        dispatchRepeating(on: queue, scheduler: self, at: start, every: interval, leeway: leeway, work)
     }
 }

@@ -8,11 +8,11 @@ import Foundation
 /// RAC's `RACTargetQueueScheduler` in Swift: a private serial queue whose target is any queue (serial even when
 /// the target is concurrent).
 ///
-/// - Plain work: the task node goes into a lock-free FIFO (``TaskQueue``) and the queue gets one `async` of a
+/// - Plain work: the task node goes into a lock-free FIFO (`TaskQueue`) and the queue gets one `async` of a
 ///   block made once per scheduler, which runs the oldest node. The serial queue runs those blocks in order, so the
 ///   n-th block runs the n-th node; scheduling allocates only the node (raw `async` allocates a block per call).
 /// - Delayed work waits in a (deadline, sequence) heap behind one Dispatch timer armed at the earliest deadline
-///   (``DispatchTimerHeap``), because `asyncAfter` runs equal deadlines in no particular order. Deadlines are on
+///   (`DispatchTimerHeap`), because `asyncAfter` runs equal deadlines in no particular order. Deadlines are on
 ///   `CLOCK_MONOTONIC`, which is Dispatch's uptime clock, never the wall clock.
 /// - Repeating work is a fixed-rate `DispatchSourceTimer` with leeway on the private queue: missed ticks coalesce and
 ///   ticks never overlap. Dropping its handle does not stop it; only `cancel()` does.
@@ -20,7 +20,7 @@ import Foundation
 ///   nothing.
 /// - Not fair between queues: libdispatch drains a serial queue for as long as it has work, so a scheduler whose
 ///   tasks keep re-enqueueing holds a thread of its target; enough of them starve the rest (declared for rule S6).
-public final class DispatchQueueScheduler: TimedScheduler {
+public final class DispatchQueueScheduler: DispatchBackedScheduler, TimedScheduler {
     public let name: String
     /// The private serial queue tasks run on.
     public let queue: DispatchQueue
@@ -30,7 +30,7 @@ public final class DispatchQueueScheduler: TimedScheduler {
     /// nonisolated(unsafe): written once in `init`, before the scheduler is shared, and only read afterwards.
     nonisolated(unsafe) private var runOldest: (@Sendable @convention(block) () -> Void)!
     /// nonisolated(unsafe): written once in `init`, before the scheduler is shared, and only read afterwards.
-    nonisolated(unsafe) private var timers: DispatchTimerHeap!
+    nonisolated(unsafe) private(set) var timers: DispatchTimerHeap!
 
     /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
     public static let traits: SchedulerTraits = [
@@ -51,8 +51,6 @@ public final class DispatchQueueScheduler: TimedScheduler {
             queue: queue, enqueue: { [unowned self] in self.enqueue($0) },
             fire: { [unowned self] task in _ = Schedulers.performAsCurrent(self) { task.run() } })
     }
-
-    public var now: SchedulerTime { .monotonicNow() }
 
     @discardableResult
     public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
@@ -76,20 +74,6 @@ public final class DispatchQueueScheduler: TimedScheduler {
             task = pending.pop()
         }
         _ = Schedulers.performAsCurrent(self) { task!.run() }
-    }
-
-    @discardableResult
-    public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        let task = ScheduledWork(work)
-        timers.schedule(task, at: deadline, owner: self)
-        return task
-    }
-
-    @discardableResult
-    public func schedule(
-        at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
-    ) -> any Cancellable {
-        dispatchRepeating(on: queue, scheduler: self, at: start, every: interval, leeway: leeway, work)
     }
 }
 

@@ -10,8 +10,10 @@ import DequeModule
 ///   scheduler takes its turns with the serial ones and never starves them.
 /// - Delayed and repeating work share the pool's timer heap; a repeating tick re-arms the next only after it ran,
 ///   so ticks of one repetition never overlap. `Schedulers.current === self` inside every task; `cancel()` is
-///   truthful; ``shutdown()`` shuts the whole pool down, and no queued task starts after it.
-public final class ThreadPoolConcurrentScheduler: TimedScheduler, ConcurrentScheduler, ShutdownScheduler {
+///   truthful; ``ThreadPool/shutdown()`` shuts the whole pool down, and no queued task starts after it.
+public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedScheduler, ConcurrentScheduler,
+    ShutdownScheduler
+{
     public let name: String
     public let pool: ThreadPool
     public let width: Int
@@ -34,32 +36,9 @@ public final class ThreadPoolConcurrentScheduler: TimedScheduler, ConcurrentSche
         .concurrent, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads,
     ]
 
-    public var traits: SchedulerTraits { Self.traits }
+    var lane: PoolLane { .concurrent(self) }
 
-    public var now: SchedulerTime { .monotonicNow() }
-
-    @discardableResult
-    public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        let task = ScheduledWork(work)
-        return pool.enqueue(task, on: self) ? task : SettledWork.refused
-    }
-
-    @discardableResult
-    public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        pool.core.schedule(at: deadline, on: .concurrent(self), work)
-    }
-
-    @discardableResult
-    public func schedule(
-        at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
-    ) -> any Cancellable {
-        pool.core.schedule(at: start, every: interval, leeway: leeway, on: .concurrent(self), work)
-    }
-
-    /// Shuts down the pool this scheduler runs on, and so every scheduler on it.
-    public func shutdown() { pool.shutdown() }
-
-    public var isShutDown: Bool { pool.isShutDown }
+    func enqueue(_ task: ScheduledWork) -> Bool { pool.enqueue(task, on: self) }
 
     // MARK: Lanes (called by the pool)
 

@@ -9,8 +9,8 @@ public protocol ShutdownScheduler: Scheduler {
 ///
 /// Tasks never overlap and run in submission order; delayed and repeating work share the pool's timer heap.
 /// Scheduling allocates one node, which is also the handle. Pending work keeps the scheduler (and its pool)
-/// alive and runs; ``shutdown()`` shuts the *whole pool* down, cancelling what has not started.
-public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
+/// alive and runs; ``ThreadPool/shutdown()`` shuts the *whole pool* down, cancelling what has not started.
+public final class ThreadPoolScheduler: PooledScheduler, TimedScheduler, ShutdownScheduler {
     public let name: String
     public let pool: ThreadPool
     /// Its tasks, consumed by whichever worker owns the queue (see ``TaskQueue``).
@@ -26,32 +26,9 @@ public final class ThreadPoolScheduler: TimedScheduler, ShutdownScheduler {
         .serial, .asynchronous, .timed, .repeating, .fixedRate, .shutdown, .setsCurrent, .sharedThreads,
     ]
 
-    public var traits: SchedulerTraits { Self.traits }
+    var lane: PoolLane { .serial(self) }
 
-    public var now: SchedulerTime { .monotonicNow() }
-
-    @discardableResult
-    public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        let task = ScheduledWork(work)
-        return pool.enqueue(task, on: self) ? task : SettledWork.refused
-    }
-
-    @discardableResult
-    public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        pool.core.schedule(at: deadline, on: .serial(self), work)
-    }
-
-    @discardableResult
-    public func schedule(
-        at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
-    ) -> any Cancellable {
-        pool.core.schedule(at: start, every: interval, leeway: leeway, on: .serial(self), work)
-    }
-
-    /// Shuts down the pool this scheduler runs on, and so every scheduler on it.
-    public func shutdown() { pool.shutdown() }
-
-    public var isShutDown: Bool { pool.isShutDown }
+    func enqueue(_ task: ScheduledWork) -> Bool { pool.enqueue(task, on: self) }
 }
 
 @_spi(Bench) extension ThreadPoolScheduler: NodeScheduler {

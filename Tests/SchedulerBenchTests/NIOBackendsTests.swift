@@ -1,41 +1,44 @@
-import Testing
+#if NIO
+    import Testing
 
-@testable import SchedulerBench
+    @testable import SchedulerBench
 
-/// SwiftNIO in the bench: every workload its capabilities allow, beside the primitive its adapter wraps.
-@Suite struct NIOBackendsTests {
-    static func workloads(_ id: BackendID) -> [String]? {
-        Backend.withID(id).map { backend in Workload.all.filter { $0.supports(backend) }.map(\.id.rawValue) }
+    /// SwiftNIO in the bench: every workload its capabilities allow, beside the primitive its adapter wraps.
+    @Suite struct NIOBackendsTests {
+        static func workloads(_ id: BackendID) -> [String]? {
+            Backend.withID(id).map { backend in Workload.all.filter { $0.supports(backend) }.map(\.id.rawValue) }
+        }
+
+        @Test func theEventLoopRunsEveryWorkloadButCancellation() {
+            // W7 needs handles that cancel plain work; EventLoop.execute has no cancellation.
+            #expect(
+                Self.workloads(.nioEventLoop) == [
+                    "W1", "W2", "W3", "W4", "W5", "W6", "W8", "W9", "W10", "W11", "W12", "W13", "W14", "W15", "W16",
+                    "W17",
+                    "W18",
+                ])
+            #expect(Backend.withID(.nioEventLoop)?.wraps == .rawNIOExecute)
+            #expect(Backend.withID(.rawNIOExecute)?.isReference == true)
+            // W18 needs a timed scheduler for Combine's `receive(on:)`; the raw primitive is not one.
+            #expect(
+                Self.workloads(.rawNIOExecute) == [
+                    "W1", "W2", "W3", "W4", "W5", "W6", "W9", "W10", "W14", "W15", "W16", "W17",
+                ])
+        }
+
+        @Test func theThreadPoolHasNoTimersAndNoCancellation() {
+            #expect(
+                Self.workloads(.nioThreadPool) == [
+                    "W1", "W2", "W3", "W4", "W5", "W8", "W9", "W10", "W11", "W12", "W13", "W14", "W15", "W16", "W17",
+                ])
+        }
+
+        @Test func lanesOfOneInstanceTakeTheLoopsInTurn() throws {
+            let lanes = try #require(Backend.withID(.rawNIOExecute)).instance()
+            defer { lanes.shutdown() }
+            let first = try #require(lanes.lane("a") as? EventLoopLane)
+            let second = try #require(lanes.lane("b") as? EventLoopLane)
+            #expect((first.loop === second.loop) == (Clock.cores == 1))
+        }
     }
-
-    @Test func theEventLoopRunsEveryWorkloadButCancellation() {
-        // W7 needs handles that cancel plain work; EventLoop.execute has no cancellation.
-        #expect(
-            Self.workloads(.nioEventLoop) == [
-                "W1", "W2", "W3", "W4", "W5", "W6", "W8", "W9", "W10", "W11", "W12", "W13", "W14", "W15", "W16", "W17",
-                "W18",
-            ])
-        #expect(Backend.withID(.nioEventLoop)?.wraps == .rawNIOExecute)
-        #expect(Backend.withID(.rawNIOExecute)?.isReference == true)
-        // W18 needs a timed scheduler for Combine's `receive(on:)`; the raw primitive is not one.
-        #expect(
-            Self.workloads(.rawNIOExecute) == [
-                "W1", "W2", "W3", "W4", "W5", "W6", "W9", "W10", "W14", "W15", "W16", "W17",
-            ])
-    }
-
-    @Test func theThreadPoolHasNoTimersAndNoCancellation() {
-        #expect(
-            Self.workloads(.nioThreadPool) == [
-                "W1", "W2", "W3", "W4", "W5", "W8", "W9", "W10", "W11", "W12", "W13", "W14", "W15", "W16", "W17",
-            ])
-    }
-
-    @Test func lanesOfOneInstanceTakeTheLoopsInTurn() throws {
-        let lanes = try #require(Backend.withID(.rawNIOExecute)).instance()
-        defer { lanes.shutdown() }
-        let first = try #require(lanes.lane("a") as? EventLoopLane)
-        let second = try #require(lanes.lane("b") as? EventLoopLane)
-        #expect((first.loop === second.loop) == (Clock.cores == 1))
-    }
-}
+#endif

@@ -55,7 +55,10 @@ import Testing
     @Test func inlineSchedulersAreNotRankedWithHandOffs() {
         let throughput = Report.sections(Self.view)[0]
         #expect(!throughput.contains { $0.hasPrefix("| `immediate`") || $0.hasPrefix("| `test`") })
-        #expect(throughput.last == "Not ranked with hand-offs (they run the task on the caller's stack): `immediate` 15.0 ns, `test` 95.0 ns.")
+        #expect(
+            throughput.last
+                == "Not ranked with hand-offs (they run the task on the caller's stack): `immediate` 15.0 ns, `test` 95.0 ns."
+        )
         // The stored `vs best` column ranks like with like too.
         let dispatch = Self.run.summary.first { $0.backend == .dispatch && $0.workload == .throughput }
         let immediate = Self.run.summary.first { $0.backend == .immediate && $0.workload == .throughput }

@@ -1,33 +1,35 @@
-import SchedulerKit
-import SchedulerKitCombine
-import Testing
+#if Combine
+    import SchedulerKit
+    import SchedulerKitCombine
+    import Testing
 
-@Suite struct CombineTimeTests {
-    typealias Stride = CombineSchedulerTime.Stride
+    @Suite struct CombineTimeTests {
+        typealias Stride = CombineSchedulerTime.Stride
 
-    @Test func literalsAreSecondsAsInDispatch() {
-        #expect((1 as Stride) == .seconds(1))
-        #expect((0.25 as Stride) == .milliseconds(250))
-        #expect(Stride.microseconds(3).nanoseconds == 3_000)
-        #expect(Stride.seconds(1.5).nanoseconds == 1_500_000_000)
+        @Test func literalsAreSecondsAsInDispatch() {
+            #expect((1 as Stride) == .seconds(1))
+            #expect((0.25 as Stride) == .milliseconds(250))
+            #expect(Stride.microseconds(3).nanoseconds == 3_000)
+            #expect(Stride.seconds(1.5).nanoseconds == 1_500_000_000)
+        }
+
+        @Test func multiplicationReadsBothSidesInSeconds() {
+            #expect(Stride.seconds(2) * 3 == .seconds(6))
+            #expect(Stride.milliseconds(500) * 0.5 == .milliseconds(250))
+        }
+
+        @Test func distanceAndAdvanceAgree() {
+            let start = CombineSchedulerTime(SchedulerTime(nanoseconds: 1_000))
+            let later = start.advanced(by: .milliseconds(5))
+            #expect(start.distance(to: later) == .milliseconds(5))
+            #expect(later.time.nanoseconds == 5_001_000)
+        }
+
+        @Test func advancingPastTheEndOfTheClockSaturates() {
+            let start = CombineSchedulerTime(SchedulerTime(nanoseconds: 1))
+            #expect(start.advanced(by: Stride(nanoseconds: .max)).time == .distantFuture)
+            #expect(start.advanced(by: Stride(nanoseconds: .min)).time == .zero)
+            #expect(start.advanced(by: .seconds(-1)).time == .zero, "the clock starts at 0")
+        }
     }
-
-    @Test func multiplicationReadsBothSidesInSeconds() {
-        #expect(Stride.seconds(2) * 3 == .seconds(6))
-        #expect(Stride.milliseconds(500) * 0.5 == .milliseconds(250))
-    }
-
-    @Test func distanceAndAdvanceAgree() {
-        let start = CombineSchedulerTime(SchedulerTime(nanoseconds: 1_000))
-        let later = start.advanced(by: .milliseconds(5))
-        #expect(start.distance(to: later) == .milliseconds(5))
-        #expect(later.time.nanoseconds == 5_001_000)
-    }
-
-    @Test func advancingPastTheEndOfTheClockSaturates() {
-        let start = CombineSchedulerTime(SchedulerTime(nanoseconds: 1))
-        #expect(start.advanced(by: Stride(nanoseconds: .max)).time == .distantFuture)
-        #expect(start.advanced(by: Stride(nanoseconds: .min)).time == .zero)
-        #expect(start.advanced(by: .seconds(-1)).time == .zero, "the clock starts at 0")
-    }
-}
+#endif

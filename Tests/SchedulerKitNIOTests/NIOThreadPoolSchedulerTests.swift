@@ -1,78 +1,81 @@
-import Dispatch
-import NIOPosix
-import SchedulerKit
-import SchedulerKitNIO
-import Synchronization
-import TestSupport
-import Testing
+#if NIO
+    import Dispatch
+    import NIOPosix
+    import SchedulerKit
+    import SchedulerKitNIO
+    import Synchronization
+    import TestSupport
+    import Testing
 
-@Suite struct NIOThreadPoolSchedulerTests {
-    @Test func serialOnlyOnAPoolOfOneThread() {
-        withThreadPool(threads: 1) { pool in
-            let scheduler = NIOThreadPoolScheduler(name: "one", pool: pool)
-            #expect(scheduler.traits == [.serial, .asynchronous, .shutdown, .setsCurrent, .sharedThreads])
-        }
-        withThreadPool(threads: 2) { pool in
-            let scheduler = NIOThreadPoolScheduler(name: "two", pool: pool)
-            #expect(!scheduler.traits.contains(.serial))
-            #expect(!scheduler.traits.contains(.timed))
-        }
-    }
-
-    @Test func workRunsWithTheSchedulerCurrentAndCannotBeCancelled() {
-        withThreadPool { pool in
-            let scheduler = NIOThreadPoolScheduler(name: "work", pool: pool)
-            let blocker = Gate.blocking(scheduler)
-            let current = Shared(false)
-            let ran = DispatchSemaphore(value: 0)
-            let handle = scheduler.schedule {
-                current.set(Schedulers.current === scheduler)
-                ran.signal()
+    @Suite struct NIOThreadPoolSchedulerTests {
+        @Test func serialOnlyOnAPoolOfOneThread() {
+            withThreadPool(threads: 1) { pool in
+                let scheduler = NIOThreadPoolScheduler(name: "one", pool: pool)
+                #expect(scheduler.traits == [.serial, .asynchronous, .shutdown, .setsCurrent, .sharedThreads])
             }
-            #expect(!handle.cancel())
-            #expect(!handle.isCancelled)
-            blocker.open()
-            #expect(waited(ran))
-            #expect(current.value)
-            #expect(!scheduler.isShutDown)
+            withThreadPool(threads: 2) { pool in
+                let scheduler = NIOThreadPoolScheduler(name: "two", pool: pool)
+                #expect(!scheduler.traits.contains(.serial))
+                #expect(!scheduler.traits.contains(.timed))
+            }
         }
-    }
 
-    @Test func shutdownTellsQueuedWorkItIsCancelledAndRefusesLaterWork() {
-        withThreadPool { pool in
-            let scheduler = NIOThreadPoolScheduler(name: "shutdown", pool: pool)
-            let other = NIOThreadPoolScheduler(name: "other", pool: pool)
-            // The first task shuts the pool down while ten more wait behind it (from a pool task: returns at once).
-            let go = DispatchSemaphore(value: 0)
-            scheduler.schedule {
-                go.wait()
+        @Test func workRunsWithTheSchedulerCurrentAndCannotBeCancelled() {
+            withThreadPool { pool in
+                let scheduler = NIOThreadPoolScheduler(name: "work", pool: pool)
+                let blocker = Gate.blocking(scheduler)
+                let current = Shared(false)
+                let ran = DispatchSemaphore(value: 0)
+                let handle = scheduler.schedule {
+                    current.set(Schedulers.current === scheduler)
+                    ran.signal()
+                }
+                #expect(!handle.cancel())
+                #expect(!handle.isCancelled)
+                blocker.open()
+                #expect(waited(ran))
+                #expect(current.value)
+                #expect(!scheduler.isShutDown)
+            }
+        }
+
+        @Test func shutdownTellsQueuedWorkItIsCancelledAndRefusesLaterWork() {
+            withThreadPool { pool in
+                let scheduler = NIOThreadPoolScheduler(name: "shutdown", pool: pool)
+                let other = NIOThreadPoolScheduler(name: "other", pool: pool)
+                // The first task shuts the pool down while ten more wait behind it (from a pool task: returns at once).
+                let go = DispatchSemaphore(value: 0)
+                scheduler.schedule {
+                    go.wait()
+                    scheduler.shutdown()
+                }
+                let ran = Shared(0)
+                let queued = (0..<10).map { _ in scheduler.schedule { ran.update { $0 += 1 } } }
+                go.signal()
+                // From outside: waits until the pool's threads ended and the queued items were told.
                 scheduler.shutdown()
+                #expect(scheduler.isShutDown)
+                #expect(queued.filter { !$0.isCancelled }.isEmpty, "NIO tells queued items .cancelled")
+                #expect(ran.value == 0)
+                let refused = other.schedule { ran.update { $0 += 1 } }
+                #expect(refused.isCancelled, "a submission after shutdown is told .cancelled at once")
+                #expect(other.isShutDown, "the pool refused this scheduler's work")
+                #expect(ran.value == 0)
             }
-            let ran = Shared(0)
-            let queued = (0..<10).map { _ in scheduler.schedule { ran.update { $0 += 1 } } }
-            go.signal()
-            scheduler.shutdown()  // from outside: waits until the pool's threads ended and the queued items were told
-            #expect(scheduler.isShutDown)
-            #expect(queued.filter { !$0.isCancelled }.isEmpty, "NIO tells queued items .cancelled")
-            #expect(ran.value == 0)
-            let refused = other.schedule { ran.update { $0 += 1 } }
-            #expect(refused.isCancelled, "a submission after shutdown is told .cancelled at once")
-            #expect(other.isShutDown, "the pool refused this scheduler's work")
-            #expect(ran.value == 0)
         }
-    }
 
-    @Test func shutdownFromOneOfThePoolsTasksReturns() {
-        withThreadPool { pool in
-            let scheduler = NIOThreadPoolScheduler(name: "inside", pool: pool)
-            let returned = DispatchSemaphore(value: 0)
-            scheduler.schedule {
-                scheduler.shutdown()
-                returned.signal()
+        @Test func shutdownFromOneOfThePoolsTasksReturns() {
+            withThreadPool { pool in
+                let scheduler = NIOThreadPoolScheduler(name: "inside", pool: pool)
+                let returned = DispatchSemaphore(value: 0)
+                scheduler.schedule {
+                    scheduler.shutdown()
+                    returned.signal()
+                }
+                #expect(waited(returned))
+                scheduler.shutdown()  // from outside: waits until the pool is down
+                #expect(scheduler.schedule {}.isCancelled)
             }
-            #expect(waited(returned))
-            scheduler.shutdown()  // from outside: waits until the pool is down
-            #expect(scheduler.schedule {}.isCancelled)
         }
     }
-}
+#endif

@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerConformance
 import SchedulerKit
 
 /// A backend under test, or a raw primitive measured beside them (a reference row).
@@ -57,139 +58,75 @@ public struct Backend: Sendable {
 }
 
 extension Backend {
-    /// Every backend and reference, in table order (the SwiftNIO ones are defined in `NIOBackends.swift`, Combine's in
-    /// `CombineBackends.swift`).
-    public static let all: [Backend] = [
-        .scheduler(
-            .dispatch, "DispatchQueueScheduler: private serial queue targeting the default global queue",
-            wraps: .rawDispatch, traits: DispatchQueueScheduler.traits,
-            conformanceName: "DispatchQueueScheduler"
+    /// A lane for a catalog entry: its id, summary, wrapped primitive and name in the matrix come from the entry, its
+    /// capabilities from the entry's traits and harness, and each round opens a fresh session planned for the bench.
+    public static func subject(_ entry: ConformanceBackend) -> Backend {
+        Backend(
+            BackendID(rawValue: entry.id), summary: entry.summary, wraps: entry.wraps.map(BackendID.init(rawValue:)),
+            isReference: false, capabilities: Capabilities(subject: entry), conformanceName: entry.name
         ) {
-            LaneGroup { SchedulerLane(DispatchQueueScheduler(name: $0, targetQueue: .global())) }
-        },
-        .scheduler(
-            .threadPool, "ThreadPoolScheduler on a fresh ThreadPool with one worker per core",
-            wraps: .rawDispatch, traits: ThreadPoolScheduler.traits,
-            conformanceName: "ThreadPoolScheduler"
-        ) {
-            let pool = ThreadPool(name: "bench-pool")
-            return LaneGroup(make: { SchedulerLane(pool.makeScheduler(name: $0)) }, close: { pool.shutdown() })
-        },
-        .scheduler(
-            .operationQueue, "OperationQueueScheduler: OperationQueue with maxConcurrentOperationCount = 1",
-            wraps: .rawOperationQueue, traits: OperationQueueScheduler.traits,
-            conformanceName: "OperationQueueScheduler"
-        ) {
-            LaneGroup { SchedulerLane(OperationQueueScheduler(name: $0)) }
-        },
-        .scheduler(
-            .immediate, "Schedulers.immediate: runs inline, trampolines nested work",
-            wraps: .directCall, traits: ImmediateScheduler.traits,
-            conformanceName: "ImmediateScheduler"
-        ) {
-            LaneGroup { _ in SchedulerLane(Schedulers.immediate) }
-        },
-        .scheduler(
-            .subscription,
-            "Schedulers.subscription from a thread with no current scheduler: a background Dispatch scheduler",
-            // Its traits promise nothing (inline under a current scheduler), but the bench calls it from threads
-            // with none, where it always hands work to its background scheduler.
-            wraps: .rawDispatch, traits: SubscriptionScheduler.traits, adding: .asynchronous,
-            conformanceName: "SubscriptionScheduler"
-        ) {
-            LaneGroup { _ in SchedulerLane(Schedulers.subscription) }
-        },
-        .scheduler(
-            .testScheduler, "TestScheduler: virtual time, driven by run() on the producing thread",
-            wraps: nil, traits: TestScheduler.traits,
-            conformanceName: "TestScheduler"
-        ) {
-            LaneGroup { SchedulerLane(TestScheduler(name: $0)) }
-        },
-        .scheduler(
-            .concurrentDispatch, "ConcurrentDispatchQueueScheduler: a private concurrent queue (width: the cores)",
-            wraps: .rawDispatchConcurrent, traits: ConcurrentDispatchQueueScheduler.traits,
-            conformanceName: "ConcurrentDispatchQueueScheduler"
-        ) {
-            LaneGroup { SchedulerLane(ConcurrentDispatchQueueScheduler(name: $0)) }
-        },
-        .scheduler(
-            .threadPoolConcurrent,
-            "ThreadPoolConcurrentScheduler on a fresh ThreadPool with one worker per core (width: all of them)",
-            wraps: .rawDispatchConcurrent, traits: ThreadPoolConcurrentScheduler.traits,
-            conformanceName: "ThreadPoolConcurrentScheduler"
-        ) {
-            let pool = ThreadPool(name: "bench-pool")
-            return LaneGroup(
-                make: { SchedulerLane(pool.makeConcurrentScheduler(name: $0)) }, close: { pool.shutdown() })
-        },
-        .scheduler(
-            .operationQueueConcurrent,
-            "OperationQueueScheduler with maxConcurrentOperationCount = the cores",
-            wraps: .rawDispatchConcurrent, traits: OperationQueueScheduler.concurrentTraits,
-            conformanceName: "OperationQueueScheduler (width 2)"
-        ) {
-            LaneGroup {
-                SchedulerLane(
-                    OperationQueueScheduler(name: $0, maxConcurrentOperationCount: ThreadPool.activeProcessorCount))
-            }
-        },
-        nioEventLoop,
-        nioThreadPool,
-        combineDispatch,
-        combineOperationQueue,
-        combineRunLoop,
-        combineImmediate,
-        .reference(
-            .rawDispatch, "DispatchQueue(label:).async on a serial queue",
-            capabilities: [.serial, .asynchronous, .realTimers, .promptWakeUp]
-        ) {
-            LaneGroup { DispatchLane(label: $0) }
-        },
-        .reference(
-            .rawDispatchGlobal,
-            "DispatchQueue(label:target: .global()).async, the queue DispatchQueueScheduler wraps",
-            capabilities: [.serial, .asynchronous, .realTimers, .promptWakeUp]
-        ) {
-            LaneGroup { DispatchLane(label: $0, target: .global()) }
-        },
-        .reference(
-            .rawDispatchConcurrent, "DispatchQueue(label:attributes: .concurrent).async",
-            capabilities: [.concurrent, .asynchronous, .realTimers, .promptWakeUp]
-        ) {
-            LaneGroup { DispatchLane(label: $0, attributes: .concurrent) }
-        },
-        .reference(
-            .rawOperationQueue, "OperationQueue, maxConcurrentOperationCount = 1, addOperation",
-            capabilities: [.serial, .asynchronous, .promptWakeUp]
-        ) {
-            LaneGroup { OperationQueueLane(label: $0) }
-        },
-        rawNIOExecute,
-        .reference(
-            .spinHandOff,
-            "the floor of a hand-off with one allocation per task: the pool's node and lock-free "
-                + "queue, drained by a thread that never sleeps", capabilities: [.serial, .taskExecutor, .promptWakeUp]
-        ) {
-            HandOffFloorLane.group()
-        },
-        .reference(.directCall, "calls the closure directly", capabilities: [.serial, .promptWakeUp]) {
-            LaneGroup { _ in DirectLane() }
-        },
-        .reference(
-            .protocolCall,
-            "calls the closure through the Scheduler protocol (a witness call and a returned handle): the floor of "
-                + "any scheduler behind `any Scheduler`", capabilities: [.serial, .promptWakeUp]
-        ) {
-            LaneGroup { _ in ProtocolCallLane() }
-        },
-        .reference(
-            .defaultExecutor, "default actors and tasks on Swift's global concurrent executor",
-            capabilities: [.executor, .taskExecutor, .promptWakeUp]
-        ) {
-            LaneGroup { _ in DefaultExecutorLane() }
-        },
-    ]
+            let session = entry.session(.benchmark)
+            return LaneGroup(make: { SchedulerLane(session.makeScheduler(named: $0)) }, close: session.close)
+        }
+    }
+
+    /// Every backend, in table order: the catalog's measured subjects (``Catalog/subjects``), then the references
+    /// and floors measured beside them.
+    public static let all: [Backend] = Catalog.subjects.filter(\.harness.benchmarked).map(subject) + references
+
+    /// The primitives the subjects wrap, and floors: the bench's own entries, measured in the same sweeps.
+    static let references: [Backend] =
+        [
+            .reference(
+                .rawDispatch, "DispatchQueue(label:).async on a serial queue",
+                capabilities: [.serial, .asynchronous, .realTimers, .promptWakeUp]
+            ) {
+                LaneGroup { DispatchLane(label: $0) }
+            },
+            .reference(
+                .rawDispatchGlobal,
+                "DispatchQueue(label:target: .global()).async, the queue DispatchQueueScheduler wraps",
+                capabilities: [.serial, .asynchronous, .realTimers, .promptWakeUp]
+            ) {
+                LaneGroup { DispatchLane(label: $0, target: .global()) }
+            },
+            .reference(
+                .rawDispatchConcurrent, "DispatchQueue(label:attributes: .concurrent).async",
+                capabilities: [.concurrent, .asynchronous, .realTimers, .promptWakeUp]
+            ) {
+                LaneGroup { DispatchLane(label: $0, attributes: .concurrent) }
+            },
+            .reference(
+                .rawOperationQueue, "OperationQueue, maxConcurrentOperationCount = 1, addOperation",
+                capabilities: [.serial, .asynchronous, .promptWakeUp]
+            ) {
+                LaneGroup { OperationQueueLane(label: $0) }
+            },
+            .reference(
+                .spinHandOff,
+                "the floor of a hand-off with one allocation per task: the pool's node and lock-free "
+                    + "queue, drained by a thread that never sleeps",
+                capabilities: [.serial, .taskExecutor, .promptWakeUp]
+            ) {
+                HandOffFloorLane.group()
+            },
+            .reference(.directCall, "calls the closure directly", capabilities: [.serial, .promptWakeUp]) {
+                LaneGroup { _ in DirectLane() }
+            },
+            .reference(
+                .protocolCall,
+                "calls the closure through the Scheduler protocol (a witness call and a returned handle): the floor of "
+                    + "any scheduler behind `any Scheduler`", capabilities: [.serial, .promptWakeUp]
+            ) {
+                LaneGroup { _ in ProtocolCallLane() }
+            },
+            .reference(
+                .defaultExecutor, "default actors and tasks on Swift's global concurrent executor",
+                capabilities: [.executor, .taskExecutor, .promptWakeUp]
+            ) {
+                LaneGroup { _ in DefaultExecutorLane() }
+            },
+        ] + peerReferences
 
     /// A built-in or registered backend (``register(_:)``).
     public static func withID(_ id: BackendID) -> Backend? { known.first { $0.id == id } }

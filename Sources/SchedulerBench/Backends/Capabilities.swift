@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerConformance
 import SchedulerKit
 
 /// What a backend can do; workloads select backends by these.
@@ -50,13 +51,24 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
 
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
 
+    /// What a catalog entry lets a workload do: its traits where the bench calls it, and what its harness says.
+    init(subject: ConformanceBackend) {
+        self.init(traits: subject.traits.union(subject.harness.extraTraits))
+        if !subject.harness.cancelsPlainWork { remove(.cancellation) }
+        if !subject.harness.wakesPromptly { remove(.promptWakeUp) }
+    }
+
     /// What a scheduler's declared traits let a workload do with it.
     init(traits: SchedulerTraits) {
         var capabilities: Capabilities = [.scheduler, .cancellation, .promptWakeUp]
         if traits.contains(.serial) { capabilities.insert(.serial) }
         if traits.contains(.concurrent) { capabilities.insert(.concurrent) }
         if traits.contains(.asynchronous) { capabilities.insert(.asynchronous) }
-        if traits.contains(.timed) && !traits.contains(.virtualTime) { capabilities.insert(.realTimers) }
+        // Real timers need a hand-off: a timed scheduler that runs actions at once on the caller's stack (Combine's
+        // ImmediateScheduler) would show a lateness of 0 on W6.
+        if traits.isSuperset(of: [.timed, .asynchronous]) && !traits.contains(.virtualTime) {
+            capabilities.insert(.realTimers)
+        }
         if traits.contains(.virtualTime) { capabilities.insert(.virtualTime) }
         if traits.contains(.timed) { capabilities.insert(.combine) }
         if !traits.isDisjoint(with: [.asynchronous, .trampoline, .virtualTime]) { capabilities.insert(.flatRecursion) }

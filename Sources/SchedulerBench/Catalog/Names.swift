@@ -1,22 +1,47 @@
-// The names of backends, workloads and parameters: the only place they are spelt. `Backend.all` and `Workload.all`
-// define what each one is; metrics are declared with their units in `Metric.swift`, goals in `Workloads/Goals.swift`.
+// The names of backends, workloads and parameters, as typed constants. A subject's id is its catalog entry's
+// (``Catalog``); references, workloads and parameters are spelt here, once. `Backend.all` and `Workload.all` define
+// what each one is; metrics are declared with their units in `Metric.swift`, goals in `Workloads/Goals.swift`.
+
+import SchedulerConformance
+
+#if NIO
+    import SchedulerConformanceNIO
+#endif
+#if Combine
+    import SchedulerConformanceCombine
+#endif
 
 extension BackendID {
-    public static let dispatch = BackendID(rawValue: "dispatch")
-    public static let threadPool = BackendID(rawValue: "threadpool")
-    public static let operationQueue = BackendID(rawValue: "operationqueue")
-    public static let immediate = BackendID(rawValue: "immediate")
-    public static let subscription = BackendID(rawValue: "subscription")
-    public static let testScheduler = BackendID(rawValue: "test")
-    public static let nioEventLoop = BackendID(rawValue: "nio-eventloop")
-    public static let nioThreadPool = BackendID(rawValue: "nio-threadpool")
-    public static let concurrentDispatch = BackendID(rawValue: "concurrent-dispatch")
-    public static let threadPoolConcurrent = BackendID(rawValue: "threadpool-concurrent")
-    public static let operationQueueConcurrent = BackendID(rawValue: "operationqueue-concurrent")
-    public static let combineDispatch = BackendID(rawValue: "combine-dispatch")
-    public static let combineOperationQueue = BackendID(rawValue: "combine-operationqueue")
-    public static let combineRunLoop = BackendID(rawValue: "combine-runloop")
-    public static let combineImmediate = BackendID(rawValue: "combine-immediate")
+    init(_ entry: ConformanceBackend) { self.init(rawValue: entry.id) }
+
+    public static let dispatch = BackendID(ConformanceBackend.dispatchQueue)
+    public static let threadPool = BackendID(ConformanceBackend.threadPool)
+    public static let operationQueue = BackendID(ConformanceBackend.operationQueue)
+    public static let immediate = BackendID(ConformanceBackend.immediate)
+    public static let subscription = BackendID(ConformanceBackend.subscription)
+    public static let testScheduler = BackendID(ConformanceBackend.testScheduler)
+    public static let concurrentDispatch = BackendID(ConformanceBackend.concurrentDispatchQueue)
+    public static let threadPoolConcurrent = BackendID(ConformanceBackend.threadPoolConcurrent)
+    public static let operationQueueConcurrent = BackendID(ConformanceBackend.operationQueueConcurrent)
+}
+
+#if NIO
+    extension BackendID {
+        public static let nioEventLoop = BackendID(ConformanceBackend.eventLoop)
+        public static let nioThreadPool = BackendID(ConformanceBackend.nioThreadPool)
+    }
+#endif
+
+#if Combine
+    extension BackendID {
+        public static let combineDispatch = BackendID(ConformanceBackend.combineDispatchQueue)
+        public static let combineOperationQueue = BackendID(ConformanceBackend.combineOperationQueue)
+        public static let combineRunLoop = BackendID(ConformanceBackend.combineRunLoop)
+        public static let combineImmediate = BackendID(ConformanceBackend.combineImmediate)
+    }
+#endif
+
+extension BackendID {
     // Reference rows: the primitives the backends wrap, and floors.
     public static let rawDispatch = BackendID(rawValue: "raw-dispatch")
     public static let rawDispatchGlobal = BackendID(rawValue: "raw-dispatch-global")

@@ -1,4 +1,9 @@
 import Foundation
+import SchedulerConformance
+
+#if Combine
+    import SchedulerConformanceCombine
+#endif
 
 /// The child that valgrind counts: one backend's schedule path and run path, each in a phase of its own.
 ///
@@ -17,12 +22,16 @@ public enum InstructionProbe {
     /// Backends that are not counted: one spins without end by design (valgrind would count its spinning as its
     /// run path), one hosts only actors, and Combine's schedulers are a peer's code, not SchedulerKit's (the gate is
     /// for SchedulerKit's own paths; their W9 allocations are still measured).
-    static let uncountable: [BackendID: String] = [
-        .spinHandOff: "its consumer thread never sleeps, so the instructions it spins would count as its run path",
-        .defaultExecutor: "it hosts actors and tasks only; it has no schedule path of its own",
-        .combineDispatch: combinePeer, .combineOperationQueue: combinePeer, .combineRunLoop: combinePeer,
-        .combineImmediate: combinePeer,
-    ]
+    static let uncountable: [BackendID: String] = {
+        var reasons: [BackendID: String] = [
+            .spinHandOff: "its consumer thread never sleeps, so the instructions it spins would count as its run path",
+            .defaultExecutor: "it hosts actors and tasks only; it has no schedule path of its own",
+        ]
+        #if Combine
+            for entry in ConformanceBackend.combine { reasons[BackendID(entry)] = combinePeer }
+        #endif
+        return reasons
+    }()
     static let combinePeer =
         "Combine's scheduler is a peer's code: the instruction gate is for SchedulerKit's own paths"
 

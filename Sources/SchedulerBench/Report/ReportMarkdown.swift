@@ -80,7 +80,9 @@ extension Report {
         text +=
             "\nWhat each goal asks and why: [`Docs/Goals.md`](../Docs/Goals.md). **undecided**: the interval straddles the "
             + "limit, so this run cannot tell; more rounds (`--rounds`, `--time-budget`), `--cpus`, or a quieter machine may."
-        if floors.isEmpty { text += "\n" } else {
+        if floors.isEmpty {
+            text += "\n"
+        } else {
             text +=
                 " A floor is a reference lane that does only what every design of the goal's kind must do, in the "
                 + "goal's own terms: where the floor misses the limit too, the goal needs another design, not tuning.\n"

@@ -10,7 +10,9 @@ extension Report {
         run: RunData, folder: String, charts: [String], conformance: [ConformanceRow] = [],
         calibration: Calibration? = nil, figures: String = "FIGURES.md"
     ) -> String {
-        guard let metadata = run.metadata else { return "# Which scheduler, and what it costs\n\nThe run has no rows.\n" }
+        guard let metadata = run.metadata else {
+            return "# Which scheduler, and what it costs\n\nThe run has no rows.\n"
+        }
         let view = RunView(run: run, allocator: run.allocators.first ?? .jemalloc)
         var lines = [
             "# Which scheduler, and what it costs",
@@ -26,7 +28,9 @@ extension Report {
         ]
         for section in sections(view) { lines += [""] + section }
         lines += [""] + peersTable(view, conformance: conformance)
-        lines += [""] + goalsSection(run: run, allocator: view.allocator, calibration: calibration)
+        lines +=
+            [""]
+            + goalsSection(run: run, allocator: view.allocator, calibration: calibration)
             .trimmingCharacters(in: .newlines).components(separatedBy: "\n")
         let pictures = chartsSection(charts, allocator: view.allocator).trimmingCharacters(in: .newlines)
         if !pictures.isEmpty { lines += [""] + pictures.components(separatedBy: "\n") }
@@ -62,20 +66,29 @@ extension Report {
                 }
             }
             return figures.isEmpty
-                ? [] : ["Not ranked with hand-offs (they run the task on the caller's stack): " + figures.joined(separator: ", ") + "."]
+                ? []
+                : [
+                    "Not ranked with hand-offs (they run the task on the caller's stack): "
+                        + figures.joined(separator: ", ") + "."
+                ]
         }
         let w1 = Ranking.Column(header: "per task", workload: .throughput, metric: .nsPerTask, unit: ns)
         add("Throughput: empty tasks from one producer (W1)", Ranking(view, handOffs, [w1]), after: inlineLine(w1))
         add(
             "A hop: round trip between two schedulers, what `observe(on:)` pays per value (W4)",
-            Ranking(view, handOffs, [.init(header: "round trip", workload: .pingPong, metric: .nsPerRoundTrip, unit: us)]))
+            Ranking(
+                view, handOffs, [.init(header: "round trip", workload: .pingPong, metric: .nsPerRoundTrip, unit: us)]))
         add(
             "Latency, p99: schedule to start (W5) and timer lateness (W6)",
             Ranking(
                 view, handOffs,
                 [
-                    .init(header: "start, idle", workload: .startLatency, metric: .p99, parameters: Parameters([.load: 0]), unit: us),
-                    .init(header: "start, saturated", workload: .startLatency, metric: .p99, parameters: Parameters([.load: 1]), unit: us),
+                    .init(
+                        header: "start, idle", workload: .startLatency, metric: .p99,
+                        parameters: Parameters([.load: 0]), unit: us),
+                    .init(
+                        header: "start, saturated", workload: .startLatency, metric: .p99,
+                        parameters: Parameters([.load: 1]), unit: us),
                     .init(header: "timer lateness", workload: .timerLateness, metric: .p99, unit: us),
                 ]), everyColumn: true)
         let w9 = Ranking.Column(header: "allocations", workload: .allocations, metric: .allocsPerTask)
@@ -85,17 +98,27 @@ extension Report {
             after: inlineLine(w9))
         add(
             "Parallel fan-out over every core: CPU-bound 5 µs tasks, speed-up over one thread (W15)",
-            Ranking(view, handOffs, [.init(header: "speed-up", workload: .parallelFanOut, metric: .speedup, unit: ("x", 1))]))
+            Ranking(
+                view, handOffs, [.init(header: "speed-up", workload: .parallelFanOut, metric: .speedup, unit: ("x", 1))]
+            ))
         let caller = { (place: ActorHopCaller) in Parameters([:], choices: [.caller: place.rawValue]) }
         add(
             "Actors and tasks on each backend's executor (W11–W13)",
             Ranking(
                 view, [.defaultExecutor] + ActorFindings.schedulers,
                 [
-                    .init(header: "call from global", workload: .actorHop, metric: .nsPerCall, parameters: caller(.global), unit: ns),
-                    .init(header: "call from backend", workload: .actorHop, metric: .nsPerCall, parameters: caller(.backend), unit: ns),
-                    .init(header: "task from global", workload: .taskLifecycle, metric: .nsPerTask, parameters: caller(.global), unit: us),
-                    .init(header: "task from backend", workload: .taskLifecycle, metric: .nsPerTask, parameters: caller(.backend), unit: us),
+                    .init(
+                        header: "call from global", workload: .actorHop, metric: .nsPerCall,
+                        parameters: caller(.global), unit: ns),
+                    .init(
+                        header: "call from backend", workload: .actorHop, metric: .nsPerCall,
+                        parameters: caller(.backend), unit: ns),
+                    .init(
+                        header: "task from global", workload: .taskLifecycle, metric: .nsPerTask,
+                        parameters: caller(.global), unit: us),
+                    .init(
+                        header: "task from backend", workload: .taskLifecycle, metric: .nsPerTask,
+                        parameters: caller(.backend), unit: us),
                     .init(header: "actor round trip", workload: .actorPingPong, metric: .nsPerRoundTrip, unit: ns),
                 ]), everyColumn: true,
             after: [])

@@ -13,7 +13,8 @@ extension Report {
         var lines = [
             "## Peers through thin adapters, beside SchedulerKit's better of `threadpool` and `dispatch`",
             "",
-            "| question | SchedulerKit's best | " + peers.map { "\($0.peer.name) (`\($0.peer.primary)`): ahead or behind" }
+            "| question | SchedulerKit's best | "
+                + peers.map { "\($0.peer.name) (`\($0.peer.primary)`): ahead or behind" }
                 .joined(separator: " | ") + " |",
             "|---|---|" + String(repeating: "---|", count: peers.count),
         ]
@@ -32,7 +33,8 @@ extension Report {
                 "| \(label) | `\(any.best.backend)` \(any.figures.best) | "
                     + cells.joined(separator: " | ") + " |")
         }
-        lines += [""] + zip(peers, aspects).compactMap { findings, aspects in findings.tally(aspects).map { "- " + $0 } }
+        lines +=
+            [""] + zip(peers, aspects).compactMap { findings, aspects in findings.tally(aspects).map { "- " + $0 } }
         lines += [""] + drainedTable(view)
         return lines
     }
@@ -41,7 +43,7 @@ extension Report {
     /// per-event cost follows the batching (and how often producer and drain meet on the mailbox's lock), which the
     /// table shows beside it.
     static func drainedTable(_ view: RunView) -> [String] {
-        let lanes = ([.immediate] + ours(handOff: true) + Peer.all.map(\.primary) + [.combineRunLoop, .spinHandOff])
+        let lanes = ([.immediate] + ours(handOff: true) + Peer.all.flatMap(\.drainedOnPage) + [.spinHandOff])
             .filter { view.row($0, .observeOnDrain, .nsPerEvent) != nil }
         guard !lanes.isEmpty else { return [] }
         var lines = [
@@ -58,7 +60,8 @@ extension Report {
                     ?? "not recorded"
             }
             lines.append(
-                "| `\(lane)` | \(figure(.nsPerEvent, "")) | \(figure(.eventsPerDrain, "")) | \(figure(.sendsDuringDrain, " %")) |")
+                "| `\(lane)` | \(figure(.nsPerEvent, "")) | \(figure(.eventsPerDrain, "")) | \(figure(.sendsDuringDrain, " %")) |"
+            )
         }
         return lines
     }

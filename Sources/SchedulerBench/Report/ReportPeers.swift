@@ -49,34 +49,25 @@ struct Peer: Sendable {
     let introduction: String
     /// Where the report sends a reader for the mechanisms behind each figure.
     let why: String
+    /// Lanes besides `primary` whose W17 batching the page shows.
+    var notableDrain: [BackendID] = []
 
     var lanes: [BackendID] { [primary] + others }
 
-    static let nio = Peer(
-        name: "NIO", title: "SwiftNIO", primary: .nioEventLoop, others: [.nioThreadPool],
-        raw: ("raw `EventLoop.execute`", "the adapter itself: the current scheduler and the handle"),
-        introduction:
-            "NIO's event loop through `EventLoopScheduler` (`nio-eventloop`), beside raw `EventLoop.execute` "
-            + "(`raw-nio-execute`) and the `NIOThreadPool` adapter (`nio-threadpool`).",
-        why:
-            "Why each figure falls where it does: [`Docs/Schedulers.md`](../Docs/Schedulers.md#swiftnio-beside-schedulerkit-why-the-figures-differ)."
-    )
+    /// The lanes REPORT.md shows in W17's table (every lane is in FIGURES.md): the main one, and any whose batching
+    /// sets it apart.
+    var drainedOnPage: [BackendID] { [primary] + notableDrain }
 
-    static let combine = Peer(
-        name: "Combine", title: "Combine (OpenCombine)", primary: .combineDispatch,
-        others: [.combineOperationQueue, .combineRunLoop, .combineImmediate],
-        raw: ("raw `DispatchQueue.async`", "Combine's `DispatchQueue` scheduler and the adapter together"),
-        introduction:
-            "Combine's `DispatchQueue` scheduler through `CombineSchedulerAdapter` (`combine-dispatch`, on a serial queue "
-            + "targeting the global queue, as `raw-dispatch-global` is), beside its `OperationQueue`, `RunLoop` and "
-            + "`ImmediateScheduler` (which runs each action on the caller's stack, so its figures are a call's, not a hop's). "
-            + "`combine-runloop` does not run the workloads that wait for one task at a time (W4, W5): its serving "
-            + "threads notice new work only at their next 1 ms slice ([`Docs/Workloads.md`](../Docs/Workloads.md)).",
-        why:
-            "Why each figure falls where it does: [`Docs/Combine.md`](../Docs/Combine.md#combine-beside-schedulerkit-why-the-figures-differ)."
-    )
-
-    static let all = [nio, combine]
+    static let all: [Peer] = {
+        var peers: [Peer] = []
+        #if NIO
+            peers.append(nio)
+        #endif
+        #if Combine
+            peers.append(combine)
+        #endif
+        return peers
+    }()
 }
 
 /// A peer's rows of a run beside SchedulerKit's, and how they compare.
@@ -232,3 +223,36 @@ struct PeerFindings {
     }
     private func count(_ row: SummaryRow) -> String { Format.short(row.summary.median.value) }
 }
+
+#if NIO
+    extension Peer {
+        static let nio = Peer(
+            name: "NIO", title: "SwiftNIO", primary: .nioEventLoop, others: [.nioThreadPool],
+            raw: ("raw `EventLoop.execute`", "the adapter itself: the current scheduler and the handle"),
+            introduction:
+                "NIO's event loop through `EventLoopScheduler` (`nio-eventloop`), beside raw `EventLoop.execute` "
+                + "(`raw-nio-execute`) and the `NIOThreadPool` adapter (`nio-threadpool`).",
+            why:
+                "Why each figure falls where it does: [`Docs/Schedulers.md`](../Docs/Schedulers.md#swiftnio-beside-schedulerkit-why-the-figures-differ)."
+        )
+    }
+#endif
+
+#if Combine
+    extension Peer {
+        static let combine = Peer(
+            name: "Combine", title: "Combine (OpenCombine)", primary: .combineDispatch,
+            others: [.combineOperationQueue, .combineRunLoop, .combineImmediate],
+            raw: ("raw `DispatchQueue.async`", "Combine's `DispatchQueue` scheduler and the adapter together"),
+            introduction:
+                "Combine's `DispatchQueue` scheduler through `CombineSchedulerAdapter` (`combine-dispatch`, on a serial queue "
+                + "targeting the global queue, as `raw-dispatch-global` is), beside its `OperationQueue`, `RunLoop` and "
+                + "`ImmediateScheduler` (which runs each action on the caller's stack, so its figures are a call's, not a hop's). "
+                + "`combine-runloop` does not run the workloads that wait for one task at a time (W4, W5): its serving "
+                + "threads notice new work only at their next 1 ms slice ([`Docs/Workloads.md`](../Docs/Workloads.md)).",
+            why:
+                "Why each figure falls where it does: [`Docs/Combine.md`](../Docs/Combine.md#combine-beside-schedulerkit-why-the-figures-differ).",
+            notableDrain: [.combineRunLoop]
+        )
+    }
+#endif

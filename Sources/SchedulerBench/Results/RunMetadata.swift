@@ -2,72 +2,52 @@ import Foundation
 
 /// Who, where and what made a run. Every row of every CSV carries it, so a row can be cited on its own.
 public struct RunMetadata: Sendable, Equatable {
-    public var runID: String
-    public var timestamp: String
-    public var gitCommit: String
-    public var host: String
-    public var cpuModel: String
-    public var cores: Int
-    public var os: String
-    public var swiftVersion: String
-    public var build: String
-    public var command: String
+    public var runID = ""
+    public var timestamp = ""
+    public var gitCommit = ""
+    public var host = ""
+    public var cpuModel = ""
+    public var cores = 0
+    public var os = ""
+    public var swiftVersion = ""
+    public var build = ""
+    public var command = ""
     /// The 1-minute load average when the run started: other work on the machine skews every figure.
-    public var loadAverage: String
+    public var loadAverage = ""
     /// Median cost of one monotonic clock read, subtracted from every latency sample.
-    public var clockOverheadNanoseconds: Double
+    public var clockOverheadNanoseconds = 0.0
     /// `full`, `quick` or `smoke`.
-    public var scale: String
+    public var scale = ""
     /// `all`, or the backends and workloads the run was narrowed to.
-    public var selection: String
+    public var selection = ""
     /// The CPUs the process ran on, and whether `--cpus` put it there.
-    public var cpus: String
-    public var pinned: Bool
+    public var cpus = ""
+    public var pinned = false
     /// The round policy in words (rounds, their least length, extra rounds).
-    public var roundPolicy: String
+    public var roundPolicy = ""
     /// What identifies the machine for a calibration (``MachineFingerprint``).
-    public var machine: String
+    public var machine = ""
     /// Where context switches and migrations per round come from.
-    public var schedulingCounters: String
+    public var schedulingCounters = ""
 
-    /// Column names, in CSV order.
-    public static let columns = [
-        "run_id", "timestamp", "git_commit", "host", "cpu_model", "cores", "os", "swift_version", "build", "command",
-        "load_average", "clock_overhead_ns", "scale", "selection", "cpus", "pinned", "round_policy", "machine",
-        "scheduling_counters",
+    /// The columns, in CSV order, each with the field it writes and reads.
+    static let schema: [CSVColumn<RunMetadata>] = [
+        .text("run_id", \.runID), .text("timestamp", \.timestamp), .text("git_commit", \.gitCommit),
+        .text("host", \.host), .text("cpu_model", \.cpuModel), .integer("cores", \.cores), .text("os", \.os),
+        .text("swift_version", \.swiftVersion), .text("build", \.build), .text("command", \.command),
+        .text("load_average", \.loadAverage), .number("clock_overhead_ns", \.clockOverheadNanoseconds),
+        .text("scale", \.scale), .text("selection", \.selection), .text("cpus", \.cpus), .flag("pinned", \.pinned),
+        .text("round_policy", \.roundPolicy), .text("machine", \.machine),
+        .text("scheduling_counters", \.schedulingCounters),
     ]
 
-    public var fields: [String] {
-        [
-            runID, timestamp, gitCommit, host, cpuModel, String(cores), os, swiftVersion, build, command, loadAverage,
-            Format.number(clockOverheadNanoseconds), scale, selection, cpus, pinned ? "yes" : "no", roundPolicy,
-            machine,
-            schedulingCounters,
-        ]
-    }
+    /// Column names, in CSV order.
+    public static var columns: [String] { schema.names() }
+
+    public var fields: [String] { Self.schema.fields(of: self) }
 
     /// Reads the columns of a CSV record; columns an older run did not write are empty.
-    public init(fields record: [String: String]) {
-        runID = record["run_id"] ?? ""
-        timestamp = record["timestamp"] ?? ""
-        gitCommit = record["git_commit"] ?? ""
-        host = record["host"] ?? ""
-        cpuModel = record["cpu_model"] ?? ""
-        cores = Int(record["cores"] ?? "") ?? 0
-        os = record["os"] ?? ""
-        swiftVersion = record["swift_version"] ?? ""
-        build = record["build"] ?? ""
-        command = record["command"] ?? ""
-        loadAverage = record["load_average"] ?? ""
-        clockOverheadNanoseconds = Double(record["clock_overhead_ns"] ?? "") ?? 0
-        scale = record["scale"] ?? ""
-        selection = record["selection"] ?? ""
-        cpus = record["cpus"] ?? ""
-        pinned = record["pinned"] == "yes"
-        roundPolicy = record["round_policy"] ?? ""
-        machine = record["machine"] ?? ""
-        schedulingCounters = record["scheduling_counters"] ?? ""
-    }
+    public init(fields record: [String: String]) { Self.schema.read(record, into: &self) }
 
     /// A full run of every workload on every backend: what `bench report` reports on unless told otherwise.
     public var isCompleteFullRun: Bool { scale == Scale.full.rawValue && selection == RunSelection.all }

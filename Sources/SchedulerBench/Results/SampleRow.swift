@@ -18,21 +18,25 @@ public struct SampleRow: Sendable, Equatable {
     public var contextSwitches: Double?
     public var migrations: Double?
 
-    public static let columns =
-        ["run_id", "git_commit"] + [
-            "allocator", "backend", "workload", "parameters", "metric", "unit", "round", "value",
-            "repetitions", "round_ms", "context_switches", "cpu_migrations",
-        ]
+    /// The columns, in CSV order, each with what it writes.
+    static let schema: [CSVColumn<SampleRow>] = [
+        CSVColumn("run_id") { $0.metadata.runID }, CSVColumn("git_commit") { $0.metadata.gitCommit },
+        CSVColumn("allocator") { $0.allocator.rawValue }, CSVColumn("backend") { $0.backend.rawValue },
+        CSVColumn("workload") { $0.workload.rawValue }, CSVColumn("parameters") { $0.parameters.description },
+        CSVColumn("metric") { $0.metric.name }, CSVColumn("unit") { $0.metric.unit },
+        CSVColumn("round") { String($0.round) }, CSVColumn("value") { Format.number($0.value) },
+        CSVColumn("repetitions") { $0.repetitions.map(String.init) ?? "" },
+        CSVColumn("round_ms") { optional($0.roundMilliseconds) },
+        CSVColumn("context_switches") { optional($0.contextSwitches) },
+        CSVColumn("cpu_migrations") { optional($0.migrations) },
+    ]
 
-    public var fields: [String] {
-        let number = { (value: Double?) in value.map(Format.number) ?? "" }
-        return [metadata.runID, metadata.gitCommit] + [
-            allocator.rawValue, backend.rawValue, workload.rawValue, parameters.description, metric.name, metric.unit,
-            String(round), Format.number(value), repetitions.map(String.init) ?? "", number(roundMilliseconds),
-            number(contextSwitches), number(migrations),
-        ]
-    }
+    public static var columns: [String] { schema.names() }
+    public var fields: [String] { Self.schema.fields(of: self) }
 }
+
+/// A figure that may be absent: `Format.number`, or empty.
+func optional(_ value: Double?) -> String { value.map(Format.number) ?? "" }
 
 extension SampleRow {
     public static let requiredColumns = ["allocator", "backend", "workload", "parameters", "metric", "round", "value"]

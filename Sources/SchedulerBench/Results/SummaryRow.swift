@@ -50,40 +50,68 @@ public struct SummaryRow: Sendable, Equatable {
         (entry.metric == .maxLatency ? "p_max" : entry.metric.name, entry.metric)
     }
 
-    public static let columns =
-        RunMetadata.columns + [
-            "allocator", "backend", "reference", "workload", "workload_name", "parameters", "metric", "unit", "better",
-            "kind", "samples", "median", "min", "max", "ci_low", "ci_high", "spread_pct", "trusted",
-            "mode_low", "mode_low_share", "mode_high", "mode_high_share",
-        ] + percentileColumns.map(\.column) + [
-            "ratio_to_reference", "ratio_to_reference_low", "ratio_to_reference_high",
-            "fastest", "ratio_to_fastest", "ratio_to_fastest_low", "ratio_to_fastest_high",
-            "round_ms", "repetitions", "context_switches", "cpu_migrations",
+    /// The columns, in CSV order, each with what it writes: the run's metadata, the cell, the summary of its rounds,
+    /// the percentiles, the paired ratios, what the rounds looked like.
+    static let schema: [CSVColumn<SummaryRow>] = {
+        var columns: [CSVColumn<SummaryRow>] = RunMetadata.schema.map { $0.lifted(\SummaryRow.metadata) }
+        columns += cell
+        columns += percentileColumns.map { column, metric in CSVColumn(column) { optional($0.percentiles[metric]) } }
+        columns += estimateColumns("ratio_to_reference", \SummaryRow.ratioToReference)
+        columns.append(CSVColumn("fastest") { $0.fastest?.rawValue ?? "" })
+        columns += estimateColumns("ratio_to_fastest", \SummaryRow.ratioToFastest)
+        columns += rounds
+        return columns
+    }()
+
+    /// The cell and the summary of its rounds.
+    static let cell: [CSVColumn<SummaryRow>] = [
+        CSVColumn("allocator") { $0.allocator.rawValue }, CSVColumn("backend") { $0.backend.rawValue },
+        CSVColumn("reference") { $0.reference?.rawValue ?? "" }, CSVColumn("workload") { $0.workload.rawValue },
+        CSVColumn("workload_name") { $0.workloadName }, CSVColumn("parameters") { $0.parameters.description },
+        CSVColumn("metric") { $0.metric.name }, CSVColumn("unit") { $0.metric.unit },
+        CSVColumn("better") { $0.metric.lowerIsBetter ? "lower" : "higher" },
+        CSVColumn("kind") { $0.metric.isExactCount ? "exact" : "measured" },
+        CSVColumn("samples") { String($0.summary.count) },
+        CSVColumn("median") { Format.number($0.summary.median.value) },
+        CSVColumn("min") { Format.number($0.summary.min) }, CSVColumn("max") { Format.number($0.summary.max) },
+        CSVColumn("ci_low") { Format.number($0.summary.median.low) },
+        CSVColumn("ci_high") { Format.number($0.summary.median.high) },
+        CSVColumn("spread_pct") { Format.number(($0.summary.median.relativeWidth * 1000).rounded() / 10) },
+        CSVColumn("trusted") { $0.summary.isTooNoisy ? "no" : "yes" },
+        CSVColumn("mode_low") { optional($0.twoModes.first?.value) },
+        CSVColumn("mode_low_share") { optional($0.twoModes.first?.share) },
+        CSVColumn("mode_high") { optional($0.twoModes.last?.value) },
+        CSVColumn("mode_high_share") { optional($0.twoModes.last?.share) },
+    ]
+
+    /// What the rounds looked like.
+    static let rounds: [CSVColumn<SummaryRow>] = [
+        CSVColumn("round_ms") { optional($0.roundMilliseconds) },
+        CSVColumn("repetitions") { optional($0.repetitions) },
+        CSVColumn("context_switches") { optional($0.contextSwitches) },
+        CSVColumn("cpu_migrations") { optional($0.migrations) },
+    ]
+
+    /// A ratio and its interval: `name`, `name_low`, `name_high`.
+    static func estimateColumns(_ name: String, _ field: any KeyPath<SummaryRow, Estimate?> & Sendable)
+        -> [CSVColumn<SummaryRow>]
+    {
+        [
+            CSVColumn(name) { optional($0[keyPath: field]?.value) },
+            CSVColumn(name + "_low") { optional($0[keyPath: field]?.low) },
+            CSVColumn(name + "_high") { optional($0[keyPath: field]?.high) },
         ]
+    }
+
+    public static var columns: [String] { schema.names() }
+    public var fields: [String] { Self.schema.fields(of: self) }
+
+    /// The two modes when the rounds fall into two, else none.
+    var twoModes: [Mode] { summary.modes.count == 2 ? summary.modes : [] }
 
     /// The identity of a cell across runs, for `compare`.
     public var key: CellKey {
         CellKey(allocator: allocator, backend: backend, workload: workload, parameters: parameters, metric: metric)
-    }
-
-    public var fields: [String] {
-        let number = { (value: Double?) in value.map(Format.number) ?? "" }
-        let modes = summary.modes.count == 2 ? summary.modes : []
-        return metadata.fields + [
-            allocator.rawValue, backend.rawValue, reference?.rawValue ?? "", workload.rawValue, workloadName,
-            parameters.description, metric.name, metric.unit, metric.lowerIsBetter ? "lower" : "higher",
-            metric.isExactCount ? "exact" : "measured",
-            String(summary.count), Format.number(summary.median.value), Format.number(summary.min),
-            Format.number(summary.max), Format.number(summary.median.low), Format.number(summary.median.high),
-            Format.number((summary.median.relativeWidth * 1000).rounded() / 10), summary.isTooNoisy ? "no" : "yes",
-            number(modes.first?.value), number(modes.first?.share), number(modes.last?.value),
-            number(modes.last?.share),
-        ] + Self.percentileColumns.map { number(percentiles[$0.metric]) } + [
-            number(ratioToReference?.value), number(ratioToReference?.low), number(ratioToReference?.high),
-            fastest?.rawValue ?? "", number(ratioToFastest?.value), number(ratioToFastest?.low),
-            number(ratioToFastest?.high),
-            number(roundMilliseconds), number(repetitions), number(contextSwitches), number(migrations),
-        ]
     }
 
     /// Reads a record of `summary.csv`; throws naming the first required field that is not what it should be.

@@ -1,14 +1,7 @@
 import DequeModule
 import SchedulerKit
-import SchedulerKitCombine
 
-#if canImport(Combine)
-    import Combine
-#else
-    import OpenCombine
-#endif
-
-// W16–W18: one producer emits events that a consumer receives on a scheduler, as a reactive library's
+// W16–W18 (W18 in `ReceiveOnWorkload.swift`): one producer emits events that a consumer receives on a scheduler, as a reactive library's
 // `observe(on:)` / `deliverOn:` / `receive(on:)` does. Each reports events per second (and its inverse) and the
 // end-to-end latency of each event, from `send` to the consumer. The producer sends as fast as it can, so the
 // latency includes the time an event queues behind the ones sent before it: the figure a pipeline under load sees.
@@ -48,17 +41,6 @@ extension Workload {
         result.values[.eventsPerDrain] = Double(consumer.events) / Double(max(1, meetings.drains))
         result.values[.sendsDuringDrain] = 100 * Double(meetings.sendsDuringDrain) / Double(max(1, consumer.events))
         return result
-    }
-
-    /// W18: a Combine pipeline, `PassthroughSubject.receive(on:).sink`, on the lane's scheduler as a Combine
-    /// scheduler: Combine's own scheduler behind an adapter, or a SchedulerKit timed scheduler's `.combine`.
-    static let receiveOn = Workload(
-        id: .receiveOn, name: "receive-on", summary: "events through Combine's receive(on:) onto the scheduler",
-        requires: [.combine], metrics: observeOnMetrics, configurations: observeOnSizes
-    ) { lanes, _, parameters in
-        let consumer = EventConsumer(events: parameters[.events])
-        let lane = lanes.lane("observer")
-        return receiveOnRound(on: lane, consumer: consumer)
     }
 }
 
@@ -156,42 +138,4 @@ final class DrainingMailbox: Sendable {
             for event in batch { consumer.receive(event.index, sentAt: event.sentAt) }
         }
     }
-}
-
-/// A scheduler that can host W18's Combine pipeline on its own Combine scheduler.
-protocol CombinePipelineHost {
-    func runReceiveOn(consumer: EventConsumer, drain: () -> Void) -> RoundResult
-}
-
-extension CombineSchedulerAdapter: CombinePipelineHost {
-    /// Combine's own scheduler, not the adapter: what a Combine user writes (`receive(on: queue)`).
-    func runReceiveOn(consumer: EventConsumer, drain: () -> Void) -> RoundResult {
-        receiveOnPipeline(base, consumer: consumer, drain: drain)
-    }
-}
-
-func receiveOnRound(on lane: any Lane, consumer: EventConsumer) -> RoundResult {
-    switch lane.scheduler {
-    case let host as any CombinePipelineHost:
-        return host.runReceiveOn(consumer: consumer, drain: lane.drain)
-    case let timed as any TimedScheduler:
-        return receiveOnSchedulerKit(timed, consumer: consumer, drain: lane.drain)
-    default:
-        preconditionFailure("W18 needs a lane with the combine capability")
-    }
-}
-
-private func receiveOnSchedulerKit<Base: TimedScheduler>(_ scheduler: Base, consumer: EventConsumer, drain: () -> Void)
-    -> RoundResult
-{
-    receiveOnPipeline(scheduler.combine, consumer: consumer, drain: drain)
-}
-
-private func receiveOnPipeline<S: CombineSchedulerProtocol>(_ scheduler: S, consumer: EventConsumer, drain: () -> Void)
-    -> RoundResult
-{
-    let subject = PassthroughSubject<SentEvent, Never>()
-    let subscription = subject.receive(on: scheduler).sink { consumer.receive($0.index, sentAt: $0.sentAt) }
-    defer { subscription.cancel() }
-    return consumer.measure(drain: drain) { index, sentAt in subject.send(SentEvent(index: index, sentAt: sentAt)) }
 }

@@ -102,11 +102,21 @@ public struct Workload: Sendable {
 
     /// Every workload: W1 to W10, W11 to W13 on actors and tasks, W14 idle CPU, W15 parallel fan-out, W16 to W18
     /// events received on a scheduler (`Docs/Workloads.md`).
-    public static let all: [Workload] = [
-        .singleProducer, .producers, .fanOut, .pingPong, .startLatency, .timerLateness, .cancellation,
-        .recursion, .allocations, .reactiveHop, .actorHop, .taskLifecycle, .actorPingPong, .idleCPU,
-        .parallelFanOut, .observeOn, .observeOnDrain, .receiveOn,
-    ]
+    public static let all: [Workload] =
+        [
+            .singleProducer, .producers, .fanOut, .pingPong, .startLatency, .timerLateness, .cancellation,
+            .recursion, .allocations, .reactiveHop, .actorHop, .taskLifecycle, .actorPingPong, .idleCPU,
+            .parallelFanOut, .observeOn, .observeOnDrain,
+        ] + withPeers
+
+    /// W18 runs a Combine pipeline: with the Combine trait only.
+    static var withPeers: [Workload] {
+        #if Combine
+            [.receiveOn]
+        #else
+            []
+        #endif
+    }
 
     public static func withID(_ id: WorkloadID) -> Workload? { all.first { $0.id == id } }
 

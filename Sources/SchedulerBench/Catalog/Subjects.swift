@@ -1,0 +1,27 @@
+import SchedulerConformance
+
+#if NIO
+    import SchedulerConformanceNIO
+#endif
+#if Combine
+    import SchedulerConformanceCombine
+#endif
+
+/// The catalog as the bench and `bench conformance` see it: every subject the project judges, one entry each
+/// (``ConformanceBackend``), SchedulerKit's first, then the peers whose package traits are enabled (`NIO`, `Combine`).
+/// The bench's lanes, its reports and `Docs/Catalog.md` are derived from these entries; references and floors, which
+/// are no subjects, are the bench's own entries (``Backend/references``).
+public enum Catalog {
+    public static let subjects: [ConformanceBackend] = ConformanceBackend.builtIn + peers
+
+    static var peers: [ConformanceBackend] {
+        var peers: [ConformanceBackend] = []
+        #if NIO
+            peers += ConformanceBackend.nio
+        #endif
+        #if Combine
+            peers += ConformanceBackend.combine
+        #endif
+        return peers
+    }
+}

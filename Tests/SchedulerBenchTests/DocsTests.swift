@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+@testable import SchedulerBench
+
+/// What documents say about the package is held to the package: the catalog page is what the catalog generates, and
+/// the README's layout names every source folder there is.
+@Suite struct DocsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    #if NIO && Combine
+        @Test func theCatalogPageIsWhatTheCatalogSays() throws {
+            let committed = try String(contentsOf: Self.root.appendingPathComponent(CatalogPage.path), encoding: .utf8)
+            #expect(committed == CatalogPage.markdown(), "Docs/Catalog.md is stale: run `swift run bench catalog`")
+        }
+    #endif
+
+    @Test func everyEntryIsOnThePageAndEveryReferenceToo() {
+        let page = CatalogPage.markdown()
+        for entry in Catalog.subjects { #expect(page.contains("| `\(entry.id)`")) }
+        for reference in Backend.references { #expect(page.contains("| `\(reference.id)` |")) }
+    }
+
+    @Test func theReadmeLayoutNamesEverySourceFolder() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let layout = readme.components(separatedBy: "## Layout").last ?? ""
+        let sources = try FileManager.default.contentsOfDirectory(
+            atPath: Self.root.appendingPathComponent("Sources").path)
+        for folder in sources.sorted() {
+            #expect(layout.contains(folder + "/"), "README's layout does not name Sources/\(folder)/")
+        }
+        for top in ["Benchmarks/bench/", "Tests/", "Docs/", "Results/", "scripts/"] {
+            #expect(layout.contains(top), "README's layout does not name \(top)")
+        }
+        #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 120)
+    }
+}
