@@ -53,26 +53,29 @@ import Testing
         let band = 0.05
         #expect(
             ABAnalysis.verdict(
-                Estimate(value: 1.2, low: 1.1, high: 1.3), lowerIsBetter: true, exact: false, minimumEffect: band)
+                Estimate(value: 1.2, low: 1.1, high: 1.3), lowerIsBetter: true, minimumEffect: band)
                 == .slower)
         #expect(
             ABAnalysis.verdict(
-                Estimate(value: 1.2, low: 1.1, high: 1.3), lowerIsBetter: false, exact: false, minimumEffect: band)
+                Estimate(value: 1.2, low: 1.1, high: 1.3), lowerIsBetter: false, minimumEffect: band)
                 == .faster)
         #expect(
             ABAnalysis.verdict(
-                Estimate(value: 0.8, low: 0.7, high: 0.9), lowerIsBetter: true, exact: false, minimumEffect: band)
+                Estimate(value: 0.8, low: 0.7, high: 0.9), lowerIsBetter: true, minimumEffect: band)
                 == .faster)
         #expect(
             ABAnalysis.verdict(
-                Estimate(value: 1.01, low: 0.98, high: 1.03), lowerIsBetter: true, exact: false, minimumEffect: band)
+                Estimate(value: 1.01, low: 0.98, high: 1.03), lowerIsBetter: true, minimumEffect: band)
                 == .same)
         #expect(
             ABAnalysis.verdict(
-                Estimate(value: 1.04, low: 0.99, high: 1.09), lowerIsBetter: true, exact: false, minimumEffect: band)
+                Estimate(value: 1.04, low: 0.99, high: 1.09), lowerIsBetter: true, minimumEffect: band)
                 == .undecided)
-        #expect(ABAnalysis.verdict(.exact(2), lowerIsBetter: true, exact: true, minimumEffect: band) == .slower)
-        #expect(ABAnalysis.verdict(.exact(1.001), lowerIsBetter: true, exact: true, minimumEffect: band) == .same)
+        // Exact counts compare as counts, with the metric's own tolerance: sub-unit jitter is never a verdict.
+        #expect(ABAnalysis.countVerdict([(a: 1, b: 2)], metric: .allocsPerTask) == .slower)
+        #expect(ABAnalysis.countVerdict([(a: 1, b: 1.0004)], metric: .allocsPerTask) == .same)
+        #expect(ABAnalysis.countVerdict([(a: 0.02, b: 0.0172)], metric: .sizeClassBytesPerCall) == .same)
+        #expect(ABAnalysis.countVerdict([(a: 2, b: 1)], metric: .allocsPerTask) == .faster)
     }
 
     @Test func cellsMissingFromAProcessAreLeftOutOfThatPair() {

@@ -56,9 +56,9 @@ public struct ABAnalysis: Sendable {
             return Line(
                 cell: key, baseline: Statistics.median(values.map(\.a)), candidate: Statistics.median(values.map(\.b)),
                 ratio: ratio, pairs: values.count,
-                verdict: Self.verdict(
-                    ratio, lowerIsBetter: metric.lowerIsBetter, exact: metric.isExactCount,
-                    minimumEffect: minimumEffect))
+                verdict: metric.isExactCount
+                    ? Self.countVerdict(values, metric: metric)
+                    : Self.verdict(ratio, lowerIsBetter: metric.lowerIsBetter, minimumEffect: minimumEffect))
         }
     }
 
@@ -68,11 +68,17 @@ public struct ABAnalysis: Sendable {
         return .exact(a == 0 ? (b == 0 ? 1 : .infinity) : b / a)
     }
 
-    static func verdict(_ ratio: Estimate, lowerIsBetter: Bool, exact: Bool, minimumEffect: Double) -> Verdict {
-        let (upper, lower) =
-            exact
-            ? (1 + Comparison.exactTolerance, 1 / (1 + Comparison.exactTolerance))
-            : (1 + minimumEffect, 1 / (1 + minimumEffect))
+    /// Exact counts are compared as counts: the same within the metric's count tolerance, else the direction of the
+    /// difference, with no interval (sub-unit jitter is never a verdict).
+    static func countVerdict(_ values: [(a: Double, b: Double)], metric: Metric) -> Verdict {
+        let a = Statistics.median(values.map(\.a))
+        let b = Statistics.median(values.map(\.b))
+        if metric.sameCount(a, b) { return .same }
+        return (b > a) == metric.lowerIsBetter ? .slower : .faster
+    }
+
+    static func verdict(_ ratio: Estimate, lowerIsBetter: Bool, minimumEffect: Double) -> Verdict {
+        let (upper, lower) = (1 + minimumEffect, 1 / (1 + minimumEffect))
         let higher: Verdict = lowerIsBetter ? .slower : .faster
         let lowerVerdict: Verdict = lowerIsBetter ? .faster : .slower
         if ratio.low > upper { return higher }

@@ -33,9 +33,6 @@ public struct Comparison: Sendable {
     /// Why the runs' measured figures are not judged at all (different machines, scales or CPU sets), if they are not.
     public let incomparable: String?
 
-    /// Relative difference under which two exact counts are the same.
-    static let exactTolerance = 0.01
-
     public init(before: [SummaryRow], after: [SummaryRow], calibration: Calibration?) {
         let afterByKey = Dictionary(after.map { ($0.key, $0) }) { first, _ in first }
         let beforeKeys = Set(before.map(\.key))
@@ -70,7 +67,7 @@ public struct Comparison: Sendable {
         let lowerIsBetter = before.metric.lowerIsBetter
         let direction: Verdict = (b.value < a.value) == lowerIsBetter ? .better : .worse
         if before.metric.isExactCount {
-            let same = abs(ratio - 1) < exactTolerance || (a.value == b.value)
+            let same = before.metric.sameCount(a.value, b.value)
             return Line(
                 before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, floor: nil,
                 verdict: same ? .withinNoise : direction)

@@ -41,12 +41,13 @@ public enum GoalEvaluation {
     }
 
     static func verdict(_ interval: Estimate, _ goal: Goal) -> GoalResult.Verdict {
-        let exactTolerance = 0.05  // counts are averages over many tasks: 1.0004 allocations is 1
         if !goal.measure.isMeasured {
+            // Counts are averages over many tasks: 1.0004 allocations is 1 (``Metric/countTolerance(around:)``).
+            let tolerance = goal.measure.cells[0].metric.countTolerance(around: goal.limit)
             let keeps =
                 goal.direction == .atMost
-                ? interval.value <= goal.limit + exactTolerance
-                : interval.value >= goal.limit - exactTolerance
+                ? interval.value <= goal.limit + tolerance
+                : interval.value >= goal.limit - tolerance
             return keeps ? .met : .notMet
         }
         switch goal.direction {

@@ -30,20 +30,8 @@ public struct Thresholds: Sendable {
 
     public init(limits: [CostCell: Double]) { self.limits = limits }
 
-    /// Instructions may move by this fraction before a change counts (a compiler or libc update shifts a few).
-    static let instructionTolerance = 0.02
-    /// Exact counts are averages over many tasks (1.0002 allocations is 1); one more allocation in ten tasks counts.
-    static let countTolerance = 0.1
-    /// Bytes move with size classes; this fraction of the limit, or 8 B, whichever is more.
-    static let byteTolerance = 0.02
-
-    static func allowance(_ cell: CostCell, limit: Double) -> Double {
-        switch cell.metric.unit {
-        case "instructions": limit * instructionTolerance
-        case "allocations": countTolerance
-        default: max(8, limit * byteTolerance)
-        }
-    }
+    /// How much a cost may exceed its limit before it counts: the metric's own count tolerance at the limit.
+    static func allowance(_ cell: CostCell, limit: Double) -> Double { cell.metric.countTolerance(around: limit) }
 
     public struct Line: Sendable {
         public enum Verdict: String, Sendable {

@@ -52,7 +52,7 @@ struct Ranking {
         if column.metric.isExactCount {
             // Counts are exact: any difference beyond rounding is real, including one against zero.
             let (a, b) = (best.summary.median.value, next.summary.median.value)
-            if abs(a - b) < Versus.countTolerance { return "`\(best.backend)`, level with `\(next.backend)`" }
+            if column.metric.sameCount(a, b) { return "`\(best.backend)`, level with `\(next.backend)`" }
             return "`\(best.backend)`, \(column.format(a)) against `\(next.backend)`'s \(column.format(b))"
         }
         let versus = column.metric.lowerIsBetter ? view.versus(next, best) : view.versus(best, next)

@@ -23,7 +23,13 @@ struct RunView {
             : Statistics.unpairedRatio(run.values(of: a), over: run.values(of: b))
     }
 
-    func versus(_ a: SummaryRow, _ b: SummaryRow) -> Versus { Versus(ratio(a, b)) }
+    /// Exact counts compare as counts (``Metric/sameCount(_:_:)``); measured figures by their paired ratio.
+    func versus(_ a: SummaryRow, _ b: SummaryRow) -> Versus {
+        guard a.metric.isExactCount else { return Versus(ratio(a, b)) }
+        let (x, y) = (a.summary.median.value, b.summary.median.value)
+        if a.metric.sameCount(x, y) { return .withinNoise }
+        return x < y ? .lower(x > 0 ? y / x : .infinity) : .higher(y > 0 ? x / y : .infinity)
+    }
 }
 
 /// How one row compares with another, claiming a difference only when the interval of their ratio (paired by round
@@ -51,9 +57,6 @@ enum Versus: Equatable {
 
     /// Below this relative difference even an exact ratio claims nothing.
     static let exactTolerance = 0.01
-    /// Below this absolute difference two exact counts (per task, averaged over many) are level: a median of 0.02
-    /// bytes against 0.03 is rounding in the counting pass, not a change.
-    static let countTolerance = 0.05
 
     /// "3.2x less", "1.5x more" or "within noise".
     func phrase(lower: String, higher: String) -> String {
