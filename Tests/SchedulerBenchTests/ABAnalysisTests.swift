@@ -49,6 +49,20 @@ import Testing
         #expect(found >= 950, "a 10 % slowdown was found in \(found) of 1000 seeds")
     }
 
+    /// An undecided cell says how large a change this comparison could have called; a change twice that size, on the
+    /// same noise, is called.
+    @Test func anUndecidedCellSaysWhatItCouldHaveCalled() throws {
+        for seed in UInt64(0)..<50 {
+            let noise = Self.pairs(seed: seed, count: 8, shift: 1, processNoise: 0.06)
+            let line = try #require(ABAnalysis(pairs: noise, minimumEffect: 0.05).lines.first)
+            guard line.verdict == .undecided else { continue }
+            let callable = try #require(line.smallestCallable)
+            #expect(callable > 0.05)
+            let shifted = Self.pairs(seed: seed, count: 8, shift: 1 + 2 * callable, processNoise: 0.06)
+            #expect(ABAnalysis(pairs: shifted, minimumEffect: 0.05).lines.first?.verdict == .slower, "seed \(seed)")
+        }
+    }
+
     @Test func verdictsFollowTheIntervalAgainstTheBand() {
         let band = 0.05
         #expect(

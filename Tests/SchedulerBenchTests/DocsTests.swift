@@ -36,3 +36,17 @@ import Testing
         #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 120)
     }
 }
+
+/// The bench's lanes follow from the catalog's entries; what an entry declares it does not keep, no workload relies on.
+@Suite struct CatalogLaneTests {
+    @Test func noWorkloadRecursesOnASubjectThatDeclaresItsStackGrows() {
+        for entry in Catalog.subjects
+        where entry.harness.benchmarked
+            && (entry.declarations["R2"] != nil || entry.expectedFailures["R2"] != nil)
+        {
+            #expect(Backend.withID(BackendID(rawValue: entry.id))?.has(.flatRecursion) == false, "\(entry.id)")
+        }
+        #expect(Backend.withID(.subscription)?.has(.flatRecursion) == false)
+        #expect(Backend.withID(.subscription)?.has(.asynchronous) == true)
+    }
+}

@@ -24,6 +24,10 @@ public struct ABAnalysis: Sendable {
         public let ratio: Estimate
         public let pairs: Int
         public let verdict: Verdict
+        /// The smallest change this comparison could have called for this cell, as a fraction (0.07 is 7 %): a true
+        /// change shifts the interval without narrowing it, so it is called once its interval clears the band, i.e. at
+        /// the band plus the interval's half-width. Nil for exact counts, which need no interval.
+        public let smallestCallable: Double?
     }
 
     public let lines: [Line]
@@ -58,7 +62,9 @@ public struct ABAnalysis: Sendable {
                 ratio: ratio, pairs: values.count,
                 verdict: metric.isExactCount
                     ? Self.countVerdict(values, metric: metric)
-                    : Self.verdict(ratio, lowerIsBetter: metric.lowerIsBetter, minimumEffect: minimumEffect))
+                    : Self.verdict(ratio, lowerIsBetter: metric.lowerIsBetter, minimumEffect: minimumEffect),
+                smallestCallable: metric.isExactCount || !ratio.low.isFinite || !ratio.high.isFinite
+                    ? nil : minimumEffect + (ratio.high - ratio.low) / 2)
         }
     }
 

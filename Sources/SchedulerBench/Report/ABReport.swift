@@ -5,7 +5,7 @@ extension ABAnalysis {
     public var csv: String {
         let header = [
             "workload", "parameters", "metric", "unit", "backend", "pairs", "a_median", "b_median",
-            "ratio", "ratio_low", "ratio_high", "minimum_effect", "verdict",
+            "ratio", "ratio_low", "ratio_high", "minimum_effect", "verdict", "smallest_callable",
         ]
         let rows = lines.map { line in
             [
@@ -14,7 +14,7 @@ extension ABAnalysis {
                 line.cell.backend.rawValue, String(line.pairs), Format.number(line.baseline),
                 Format.number(line.candidate),
                 Format.number(line.ratio.value), Format.number(line.ratio.low), Format.number(line.ratio.high),
-                Format.number(minimumEffect), line.verdict.rawValue,
+                Format.number(minimumEffect), line.verdict.rawValue, line.smallestCallable.map(Format.number) ?? "",
             ]
         }
         return CSV.encode([header] + rows)
@@ -24,6 +24,7 @@ extension ABAnalysis {
     public func render() -> String {
         var table = TextTable([
             "workload", "parameters", "metric", "backend", "A", "B", "B/A (99 % interval)", "pairs", "verdict",
+            "could call",
         ])
         for line in lines {
             let mark: String =
@@ -37,6 +38,7 @@ extension ABAnalysis {
                 line.cell.workload.rawValue, line.cell.parameters.description, line.cell.metric.name,
                 line.cell.backend.rawValue, Format.short(line.baseline), Format.short(line.candidate),
                 Report.present(line.ratio), String(line.pairs), mark,
+                line.verdict == .undecided ? line.smallestCallable.map { "±\(Format.short($0 * 100)) %" } ?? "" : "",
             ])
         }
         return table.render() + "\n" + tally
@@ -44,7 +46,10 @@ extension ABAnalysis {
 
     public var tally: String {
         "\(lines.count) cells: \(count(.faster)) faster, \(count(.slower)) slower, \(count(.same)) the same within "
-            + "±\(Format.short(minimumEffect * 100)) %, \(count(.undecided)) undecided."
+            + "±\(Format.short(minimumEffect * 100)) %, \(count(.undecided)) undecided"
+            + (count(.undecided) > 0
+                ? " (\"could call\": the smallest change each undecided cell could have called in this comparison)."
+                : ".")
     }
 
     /// `AB.md`: what was compared with what, where, and the verdicts.
