@@ -62,7 +62,8 @@ extension Report {
         func inlineLine(_ column: Ranking.Column) -> [String] {
             let figures = inline.compactMap { id in
                 view.row(id, column.workload, column.metric, column.parameters).map {
-                    "`\(id)` \(Report.interval($0.summary.median, column.format)) \(column.unit.name)"
+                    "`\(id)` \(Report.interval($0.summary.median, column.format))"
+                        + (column.unit.name.isEmpty ? "" : " \(column.unit.name)")
                 }
             }
             return figures.isEmpty
