@@ -7,7 +7,7 @@ import Synchronization
     import Darwin
 #endif
 
-// @unchecked Sendable: every `var` below is read and written only with `lock` held; the rest are atomics.
+// Sendable though unchecked: every `var` below is read and written only with `lock` held; the rest are atomics.
 final class ThreadPoolCore: @unchecked Sendable {
     let threadCount: Int
     let name: String
