@@ -35,16 +35,16 @@ public struct Backend: Sendable {
     /// The `default-executor` reference hosts actors and tasks only: it is not a lane for the W1–W10 workloads.
     public var hostsOnlyActors: Bool { capabilities.subtracting(.promptWakeUp) == [.executor, .taskExecutor] }
 
-    /// A scheduler backend; `lacking` removes what its traits do not say (e.g. handles that cannot cancel), `adding`
-    /// what the bench's use of it adds to them.
+    /// A scheduler backend of a third party (``custom(_:summary:traits:comparedWith:cancelsPlainWork:conformanceName:makeInstance:)``);
+    /// `lacking` removes what its traits do not say (handles that cannot cancel).
     static func scheduler(
         _ id: BackendID, _ summary: String, wraps: BackendID?, traits: SchedulerTraits,
-        lacking: Capabilities = [], adding: Capabilities = [], conformanceName: String,
+        lacking: Capabilities = [], conformanceName: String,
         make: @escaping @Sendable () -> LaneGroup
     ) -> Backend {
         Backend(
             id, summary: summary, wraps: wraps, isReference: false,
-            capabilities: Capabilities(traits: traits).subtracting(lacking).union(adding),
+            capabilities: Capabilities(traits: traits).subtracting(lacking),
             conformanceName: conformanceName, makeGroup: make)
     }
 

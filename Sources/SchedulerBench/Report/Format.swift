@@ -9,6 +9,9 @@ public enum Format {
         return String(format: "%.3f", value)
     }
 
+    /// A figure that may be absent (an empty CSV field): ``number(_:)``, or "".
+    public static func optionalNumber(_ value: Double?) -> String { value.map(number) ?? "" }
+
     /// Plain decimal with 9 fractional digits, trailing zeros cut: for figures re-read by the tools (no exponent).
     public static func precise(_ value: Double) -> String {
         guard value.isFinite else { return number(value) }

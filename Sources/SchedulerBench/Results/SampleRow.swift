@@ -26,17 +26,14 @@ public struct SampleRow: Sendable, Equatable {
         CSVColumn("metric") { $0.metric.name }, CSVColumn("unit") { $0.metric.unit },
         CSVColumn("round") { String($0.round) }, CSVColumn("value") { Format.number($0.value) },
         CSVColumn("repetitions") { $0.repetitions.map(String.init) ?? "" },
-        CSVColumn("round_ms") { optional($0.roundMilliseconds) },
-        CSVColumn("context_switches") { optional($0.contextSwitches) },
-        CSVColumn("cpu_migrations") { optional($0.migrations) },
+        CSVColumn("round_ms") { Format.optionalNumber($0.roundMilliseconds) },
+        CSVColumn("context_switches") { Format.optionalNumber($0.contextSwitches) },
+        CSVColumn("cpu_migrations") { Format.optionalNumber($0.migrations) },
     ]
 
     public static var columns: [String] { schema.names() }
     public var fields: [String] { Self.schema.fields(of: self) }
 }
-
-/// A figure that may be absent: `Format.number`, or empty.
-func optional(_ value: Double?) -> String { value.map(Format.number) ?? "" }
 
 extension SampleRow {
     public static let requiredColumns = ["allocator", "backend", "workload", "parameters", "metric", "round", "value"]

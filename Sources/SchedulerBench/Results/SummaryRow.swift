@@ -55,7 +55,9 @@ public struct SummaryRow: Sendable, Equatable {
     static let schema: [CSVColumn<SummaryRow>] = {
         var columns: [CSVColumn<SummaryRow>] = RunMetadata.schema.map { $0.lifted(\SummaryRow.metadata) }
         columns += cell
-        columns += percentileColumns.map { column, metric in CSVColumn(column) { optional($0.percentiles[metric]) } }
+        columns += percentileColumns.map { column, metric in
+            CSVColumn(column) { Format.optionalNumber($0.percentiles[metric]) }
+        }
         columns += estimateColumns("ratio_to_reference", \SummaryRow.ratioToReference)
         columns.append(CSVColumn("fastest") { $0.fastest?.rawValue ?? "" })
         columns += estimateColumns("ratio_to_fastest", \SummaryRow.ratioToFastest)
@@ -78,18 +80,18 @@ public struct SummaryRow: Sendable, Equatable {
         CSVColumn("ci_high") { Format.number($0.summary.median.high) },
         CSVColumn("spread_pct") { Format.number(($0.summary.median.relativeWidth * 1000).rounded() / 10) },
         CSVColumn("trusted") { $0.summary.isTooNoisy ? "no" : "yes" },
-        CSVColumn("mode_low") { optional($0.twoModes.first?.value) },
-        CSVColumn("mode_low_share") { optional($0.twoModes.first?.share) },
-        CSVColumn("mode_high") { optional($0.twoModes.last?.value) },
-        CSVColumn("mode_high_share") { optional($0.twoModes.last?.share) },
+        CSVColumn("mode_low") { Format.optionalNumber($0.twoModes.first?.value) },
+        CSVColumn("mode_low_share") { Format.optionalNumber($0.twoModes.first?.share) },
+        CSVColumn("mode_high") { Format.optionalNumber($0.twoModes.last?.value) },
+        CSVColumn("mode_high_share") { Format.optionalNumber($0.twoModes.last?.share) },
     ]
 
     /// What the rounds looked like.
     static let rounds: [CSVColumn<SummaryRow>] = [
-        CSVColumn("round_ms") { optional($0.roundMilliseconds) },
-        CSVColumn("repetitions") { optional($0.repetitions) },
-        CSVColumn("context_switches") { optional($0.contextSwitches) },
-        CSVColumn("cpu_migrations") { optional($0.migrations) },
+        CSVColumn("round_ms") { Format.optionalNumber($0.roundMilliseconds) },
+        CSVColumn("repetitions") { Format.optionalNumber($0.repetitions) },
+        CSVColumn("context_switches") { Format.optionalNumber($0.contextSwitches) },
+        CSVColumn("cpu_migrations") { Format.optionalNumber($0.migrations) },
     ]
 
     /// A ratio and its interval: `name`, `name_low`, `name_high`.
@@ -97,9 +99,9 @@ public struct SummaryRow: Sendable, Equatable {
         -> [CSVColumn<SummaryRow>]
     {
         [
-            CSVColumn(name) { optional($0[keyPath: field]?.value) },
-            CSVColumn(name + "_low") { optional($0[keyPath: field]?.low) },
-            CSVColumn(name + "_high") { optional($0[keyPath: field]?.high) },
+            CSVColumn(name) { Format.optionalNumber($0[keyPath: field]?.value) },
+            CSVColumn(name + "_low") { Format.optionalNumber($0[keyPath: field]?.low) },
+            CSVColumn(name + "_high") { Format.optionalNumber($0[keyPath: field]?.high) },
         ]
     }
 
