@@ -32,14 +32,21 @@ struct ABCommand: ParsableCommand {
     @Option(name: .long, help: "Seconds the pairs may take after the minimum number (default: 300).")
     var budget: Double = 300
 
-    @Option(name: .long, help: "At least this many pairs (default: 8, the fewest a 99 % interval needs).")
-    var pairs: Int = 8
+    @Option(name: .long, help: "At least this many pairs (default: 12, the fewest the interval has bounds with).")
+    var pairs: Int = ABAnalysis.pairsForABound
 
-    @Option(name: .long, help: "Never claim a difference smaller than this fraction (default: 0.05, i.e. 5 %).")
-    var minEffect: Double = 0.05
+    @Option(
+        name: .long,
+        help: "The smallest change of interest, a fraction: never claim a smaller one (default: 0.02, i.e. 2 %).")
+    var minEffect: Double = 0.02
 
     @Option(name: .long, help: "CPUs for both builds' processes, e.g. 0 or 0-1.")
     var cpus: String?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Also count instructions per task of both builds under callgrind, after the pairs (exact; default: on).")
+    var instructions = true
 
     @Option(name: .long, help: "Folder that receives the comparison's folder.")
     var output: String = "Results/ab"
@@ -54,12 +61,16 @@ struct ABCommand: ParsableCommand {
         request.minimumPairs = pairs
         request.minimumEffect = minEffect
         request.cpus = try Selection.cpus(cpus)
+        request.countsInstructions = instructions
         request.output = output
         let outcome = try ABSession.perform(request, launcher: BenchLauncher(), commandLine: Console.commandLine) {
             Console.error("bench: \($0)")
         }
         print(outcome.analysis.render())
-        print("\nWrote \(outcome.folder.path)/AB.md, ab.csv and pairs.csv.")
+        if let instructions = outcome.instructions { print("\n" + instructions.render()) }
+        print(
+            "\nWrote \(outcome.folder.path)/AB.md, ab.csv\(outcome.instructions == nil ? "" : ", instructions.csv") "
+                + "and pairs.csv.")
     }
 }
 
@@ -129,7 +140,7 @@ struct CheckCommand: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Rewrite this toolchain's thresholds from this measurement (review the diff before committing).")
+        help: "Rewrite the limits of the measured backends from this measurement, keeping the rest (review the diff).")
     var update = false
 
     func run() throws {

@@ -19,10 +19,10 @@ import Testing
         }
     }
 
-    /// What `bench ab` does: at least 8 pairs, then more while the cell is undecided, up to 40.
+    /// What `bench ab` does: at least 12 pairs, then more while the cell is undecided, up to 40.
     static func sequential(seed: UInt64, shift: Double, processNoise: Double) -> ABAnalysis.Verdict {
         let all = pairs(seed: seed, count: 40, shift: shift, processNoise: processNoise)
-        var count = 8
+        var count = ABAnalysis.pairsForABound
         var analysis = ABAnalysis(pairs: Array(all.prefix(count)), minimumEffect: 0.05)
         while count < all.count && analysis.wantsMorePairs {
             count += 1
@@ -53,17 +53,26 @@ import Testing
     /// same noise, is called.
     @Test func anUndecidedCellSaysWhatItCouldHaveCalled() throws {
         for seed in UInt64(0)..<50 {
-            let noise = Self.pairs(seed: seed, count: 8, shift: 1, processNoise: 0.06)
+            let noise = Self.pairs(seed: seed, count: 16, shift: 1, processNoise: 0.06)
             let line = try #require(ABAnalysis(pairs: noise, minimumEffect: 0.05).lines.first)
             guard line.verdict == .undecided else { continue }
             let callable = try #require(line.smallestCallable)
             #expect(callable > 0.05)
-            let shifted = Self.pairs(seed: seed, count: 8, shift: 1 + 2 * callable, processNoise: 0.06)
+            let shifted = Self.pairs(seed: seed, count: 16, shift: 1 + 2 * callable, processNoise: 0.06)
             #expect(ABAnalysis(pairs: shifted, minimumEffect: 0.05).lines.first?.verdict == .slower, "seed \(seed)")
         }
     }
 
     @Test func verdictsFollowTheIntervalAgainstTheBand() {
+        // A change is called when the interval excludes 1 and its median clears the margin; a change proven but
+        // smaller than the margin is not claimed.
+        #expect(
+            ABAnalysis.verdict(
+                Estimate(value: 1.03, low: 1.01, high: 1.05), lowerIsBetter: true, minimumEffect: 0.02) == .slower)
+        #expect(
+            ABAnalysis.verdict(
+                Estimate(value: 1.015, low: 1.005, high: 1.04), lowerIsBetter: true, minimumEffect: 0.02)
+                == .undecided)
         let band = 0.05
         #expect(
             ABAnalysis.verdict(

@@ -2,16 +2,20 @@
 ///
 /// Each process gives a figure per cell (the median of its rounds). Each pair gives the ratio B/A of its two
 /// processes, so whatever the machine did around that pair hits both; the cell's verdict rests on the median of those
-/// ratios and its distribution-free interval across pairs (order statistics, `Docs/Statistics.md`). A difference smaller than `minimumEffect` is never claimed: with
-/// enough pairs, the interval of a build against itself lies inside that band ("same"). The interval is a 99 % one,
-/// because `bench ab` looks again after every pair and stops once it can tell: each look is one more chance to be
-/// fooled, and a 95 % interval looked at thirty times errs more often than one time in twenty.
+/// ratios and its ``ConfidenceSequence``: an interval that stays valid however often it is looked at, since
+/// `bench ab` looks again after every pair and stops once it can tell (a fixed interval re-checked after every pair
+/// errs far more often than it says).
+///
+/// The margin is the user's (`--min-effect`, the smallest change of interest): a change is called when the interval
+/// excludes no change at all (1.00x) and its median lies beyond the margin; two builds are the **same** when the whole
+/// interval lies inside the margin. A change the interval proves but smaller than the margin is not claimed.
 public struct ABAnalysis: Sendable {
     public enum Verdict: String, Sendable {
         case faster, slower
         /// The interval lies inside ±`minimumEffect`: no difference of that size.
         case same
-        /// The interval reaches past ±`minimumEffect` and over 1 too: more pairs, `--cpus`, or a quieter machine.
+        /// Neither: the interval reaches past ±`minimumEffect` and either holds 1 or has its median inside the
+        /// margin. More pairs, `--cpus`, or a quieter machine.
         case undecided
     }
 
@@ -25,14 +29,17 @@ public struct ABAnalysis: Sendable {
         public let pairs: Int
         public let verdict: Verdict
         /// The smallest change this comparison could have called for this cell, as a fraction (0.07 is 7 %): a true
-        /// change shifts the interval without narrowing it, so it is called once its interval clears the band, i.e. at
-        /// the band plus the interval's half-width. Nil for exact counts, which need no interval.
+        /// change shifts the interval without narrowing it, so it is called once the interval clears 1 (a change the
+        /// size of the interval's half-width) and its median the margin. Nil for exact counts, which need no interval.
         public let smallestCallable: Double?
     }
 
     public let lines: [Line]
     public let minimumEffect: Double
-    public static let confidence = 0.99
+    /// The chance, over a whole comparison however long, that a cell's interval ever misses its true ratio.
+    public static let miss = 0.01
+    /// Pairs before the sequence has any bound at ``miss`` (``ConfidenceSequence``).
+    public static let pairsForABound = 12
 
     /// `pairs`: per pair, A's and B's summary rows. Cells missing from a process are left out of that pair.
     public init(pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])], minimumEffect: Double) {
@@ -55,8 +62,7 @@ public struct ABAnalysis: Sendable {
             let ratio =
                 metric.isExactCount
                 ? Self.exactRatio(values)
-                : Statistics.pairedRatio(values.map(\.b), over: values.map(\.a), confidence: Self.confidence)
-                    ?? .exact(1)
+                : Self.ratioSequence(values)
             return Line(
                 cell: key, baseline: Statistics.median(values.map(\.a)), candidate: Statistics.median(values.map(\.b)),
                 ratio: ratio, pairs: values.count,
@@ -64,8 +70,14 @@ public struct ABAnalysis: Sendable {
                     ? Self.countVerdict(values, metric: metric)
                     : Self.verdict(ratio, lowerIsBetter: metric.lowerIsBetter, minimumEffect: minimumEffect),
                 smallestCallable: metric.isExactCount || !ratio.low.isFinite || !ratio.high.isFinite
-                    ? nil : minimumEffect + (ratio.high - ratio.low) / 2)
+                    ? nil : max(minimumEffect, (ratio.high - ratio.low) / 2))
         }
+    }
+
+    /// The median of the pairs' ratios B/A with its confidence sequence; pairs whose A is 0 have no ratio.
+    static func ratioSequence(_ values: [(a: Double, b: Double)]) -> Estimate {
+        let ratios = values.compactMap { $0.a > 0 ? $0.b / $0.a : nil }
+        return ratios.isEmpty ? .exact(1) : ConfidenceSequence.median(ratios, miss: miss)
     }
 
     private static func exactRatio(_ values: [(a: Double, b: Double)]) -> Estimate {
@@ -87,9 +99,9 @@ public struct ABAnalysis: Sendable {
         let (upper, lower) = (1 + minimumEffect, 1 / (1 + minimumEffect))
         let higher: Verdict = lowerIsBetter ? .slower : .faster
         let lowerVerdict: Verdict = lowerIsBetter ? .faster : .slower
-        if ratio.low > upper { return higher }
-        if ratio.high < lower { return lowerVerdict }
         if ratio.low >= lower && ratio.high <= upper { return .same }
+        if ratio.low > 1 && ratio.value > upper { return higher }
+        if ratio.high < 1 && ratio.value < lower { return lowerVerdict }
         return .undecided
     }
 

@@ -16,14 +16,17 @@ public struct ABRequest: Sendable {
     public var rounds: Int?
     /// Seconds the pairs may take, after the first pair, before no new pair starts.
     public var budgetSeconds: Double = 300
-    /// A 99 % interval of a median needs 8 pairs (see ``ABAnalysis``).
-    public var minimumPairs = 8
-    /// No cap of its own: the budget decides how many pairs a noisy cell gets (on a noisy machine a change of
-    /// 10–15 % needs far more pairs than a quiet one to clear the ±5 % band).
+    /// The confidence sequence has its first bound at 12 pairs (``ABAnalysis/pairsForABound``).
+    public var minimumPairs = ABAnalysis.pairsForABound
+    /// No cap of its own: the budget decides how many pairs a noisy cell gets (the confidence sequence may be looked
+    /// at after every pair, so more pairs never cost validity).
     public var maximumPairs = ABRequest.pairsRange.upperBound
-    /// Differences smaller than this fraction are never claimed.
-    public var minimumEffect = 0.05
+    /// The smallest change of interest: differences smaller than this fraction are never claimed, and two builds
+    /// whose whole interval lies inside it are the same.
+    public var minimumEffect = 0.02
     public var cpus: CPUSet?
+    /// Also count instructions per task of both builds under callgrind (``ABInstructions``), after the pairs.
+    public var countsInstructions = true
     public var output = "Results/ab"
     /// Where baseline builds are kept, one per commit (git-ignored).
     public var cache = ".build-ab"
@@ -65,6 +68,7 @@ public enum ABSession {
     public struct Outcome: Sendable {
         public let folder: URL
         public let analysis: ABAnalysis
+        public let instructions: ABInstructions?
         public let page: String
     }
 
@@ -121,17 +125,22 @@ public enum ABSession {
             if pairs.count < request.minimumPairs { continue }
             if !analysis.wantsMorePairs || elapsed + perPair > request.budgetSeconds { break }
         }
+        var instructions: ABInstructions?
+        if request.countsInstructions {
+            log("counting instructions per task of both builds under callgrind (exact counts, no pairs needed)")
+            instructions = ABInstructions.measure(
+                try RunRequest(backends: request.backends).resolvedBackends(), baseline: baseline,
+                candidate: candidate, launcher: launcher, log: log)
+        }
         let id = RunID.make(commit: "\(baselineCommit.prefix(7))-vs-\(head.prefix(7))")
         let page = analysis.markdown(
             command: commandLine, baseline: baselineCommit, head: head, dirty: dirty,
             machine: MachineFingerprint.current.description, cpus: Machine.allowedCPUs()?.description ?? "?",
-            pinned: request.cpus != nil, request: request)
-        let folder = try RunStore(root: request.output).write(
-            runID: id,
-            files: [
-                "ab.csv": analysis.csv, "pairs.csv": Self.pairsCSV(pairs), "AB.md": page,
-            ])
-        return Outcome(folder: folder, analysis: analysis, page: page)
+            pinned: request.cpus != nil, request: request, instructions: instructions)
+        var files = ["ab.csv": analysis.csv, "pairs.csv": Self.pairsCSV(pairs), "AB.md": page]
+        files["instructions.csv"] = instructions?.csv
+        let folder = try RunStore(root: request.output).write(runID: id, files: files)
+        return Outcome(folder: folder, analysis: analysis, instructions: instructions, page: page)
     }
 
     /// Every process's figure of every cell, for re-analysis.

@@ -55,12 +55,15 @@ public enum CheckSession {
                 }
             }
         }
-        if update {
+        // An update rewrites the limits of what was measured and keeps the rest: `--update --backend X` touches X's
+        // rows only, so a cell known to vary between runs keeps the limit a reviewer chose for it.
+        let limits = update ? (existing?.limits ?? [:]).merging(Thresholds.measured(costs).limits) { $1 } : nil
+        if let limits {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AtomicFile.write(Thresholds.measured(costs).csv, to: file)
+            try AtomicFile.write(Thresholds(limits: limits).csv, to: file)
         }
-        let lines = (update ? Thresholds.measured(costs) : existing!).check(costs)
+        let lines = (limits.map(Thresholds.init(limits:)) ?? existing!).check(costs)
         return Outcome(file: file, lines: lines, notCounted: notLinear, updated: update)
     }
 

@@ -54,15 +54,16 @@ public struct InstructionCount: Sendable, Equatable {
     /// at different allocations from run to run. Off for the probe.
     static let probeMallocConf = "dirty_decay_ms:-1,muzzy_decay_ms:-1"
 
-    /// Counts every countable backend of `backends`; `log` hears of each.
+    /// Counts every countable backend of `backends` on `executable` (default: this `bench`; `bench ab` counts the
+    /// baseline's build too); `log` hears of each.
     public static func measure(
-        _ backends: [Backend], launcher: any ChildLauncher,
+        _ backends: [Backend], launcher: any ChildLauncher, executable: String? = nil,
         log: (String) -> Void
     ) throws -> (counts: [InstructionCount], notLinear: [NotLinear]) {
         guard let valgrind = Tool.find("valgrind") else { throw Failure.valgrindMissing }
         let scratch = try ScratchFolder("instructions")
         defer { scratch.remove() }
-        let binary = try readableBinary(in: scratch.url)
+        let binary = try readableBinary(of: executable ?? Tool.currentExecutable(), in: scratch.url)
         var settings = ProcessInfo.processInfo.environment
         settings[Relaunch.marker] = "1"  // the probe must not re-execute itself under valgrind
         if let library = Jemalloc.installedLibrary { settings["LD_PRELOAD"] = library }
@@ -187,14 +188,14 @@ public struct InstructionCount: Sendable, Equatable {
 
     /// A copy of this executable without debug information: valgrind 3.19 cannot read the DWARF that Swift 6's
     /// toolchain writes and gives up. Symbols stay, and they are all the phase pattern needs.
-    static func readableBinary(in folder: URL) throws -> String {
+    static func readableBinary(of executable: String, in folder: URL) throws -> String {
         let copy = folder.appendingPathComponent("bench").path
         guard let objcopy = Tool.find("objcopy") ?? Tool.find("llvm-objcopy") else {
             throw BenchError("objcopy is missing (binutils); install it with apt-get install -y binutils")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: objcopy)
-        process.arguments = ["--strip-debug", try Tool.currentExecutable(), copy]
+        process.arguments = ["--strip-debug", executable, copy]
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw BenchError("\(objcopy) could not strip a copy of bench") }

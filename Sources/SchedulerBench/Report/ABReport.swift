@@ -23,7 +23,7 @@ extension ABAnalysis {
     /// The verdicts as a table for the terminal.
     public func render() -> String {
         var table = TextTable([
-            "workload", "parameters", "metric", "backend", "A", "B", "B/A (99 % interval)", "pairs", "verdict",
+            "workload", "parameters", "metric", "backend", "A", "B", "B/A (99 % sequence)", "pairs", "verdict",
             "could call",
         ])
         for line in lines {
@@ -55,7 +55,7 @@ extension ABAnalysis {
     /// `AB.md`: what was compared with what, where, and the verdicts.
     func markdown(
         command: String, baseline: String, head: String, dirty: Bool, machine: String, cpus: String,
-        pinned: Bool, request: ABRequest
+        pinned: Bool, request: ABRequest, instructions: ABInstructions?
     ) -> String {
         """
         # bench ab
@@ -68,14 +68,31 @@ extension ABAnalysis {
         - each process: `bench run` at \(request.scale.rawValue) scale\(request.rounds.map { ", \($0) rounds" } ?? ""); pairs alternate A B / B A
 
         A cell's figure in a process is the median of its rounds; a pair's ratio is B/A of its two processes. The
-        verdict rests on the median of the pairs' ratios and its 99 % distribution-free interval (99 %, not 95 %: `bench ab`
-        looks again after every pair and stops once it can tell): **faster**/**slower** when
-        the whole interval lies beyond ±\(Format.short(minimumEffect * 100)) %, **same** when it lies inside,
-        **undecided**
-        otherwise (more pairs with a longer `--budget` or a narrower selection, pin with `--cpus`, or use a quieter machine).
+        verdict rests on the median of the pairs' ratios and its 99 % confidence sequence: an interval that holds the
+        true ratio at every look at once, so `bench ab` may look after every pair and stop when it can tell
+        (`Docs/Statistics.md`). **faster**/**slower** when the interval excludes 1.00x and its median lies beyond
+        ±\(Format.short(minimumEffect * 100)) % (`--min-effect`), **same** when the whole interval lies inside that
+        margin, **undecided** otherwise: more pairs with a longer `--budget` or a narrower selection, pin with
+        `--cpus`, or use a quieter machine. "could call" is the smallest change each undecided cell could have called.
 
         ```
         \(render())
+        ```
+        \(instructions.map { Self.instructionsSection($0) } ?? "")
+        """
+    }
+
+    private static func instructionsSection(_ instructions: ABInstructions) -> String {
+        """
+
+        ## Instructions per task (callgrind, exact)
+
+        Both builds' schedule and run paths counted under callgrind (`Docs/Statistics.md`): the same on every run of a
+        build, so compared as counts (the same within 2 %), with no pairs. A count is work, not time: the timed cells
+        above keep their own verdicts.
+
+        ```
+        \(instructions.render())
         ```
 
         """

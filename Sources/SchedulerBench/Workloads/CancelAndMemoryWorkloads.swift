@@ -34,7 +34,7 @@ extension Workload {
 
     /// W9: allocations and bytes per scheduled task, and resident memory with `queued` tasks waiting.
     ///
-    /// An asynchronous lane is first held by a blocking task, so that all `queued` tasks wait in the queue while the
+    /// An asynchronous lane is first held by blocking tasks (one per worker: ``LaneGate``), so that all `queued` tasks wait in the queue while the
     /// producing thread's allocations are counted (exactly: see ``AllocationCount``) and the peak RSS is read; then
     /// the gate opens and the queue drains. Inline lanes run each task at once and have nothing queued.
     static let allocations = Workload(
@@ -47,7 +47,7 @@ extension Workload {
         let queued = parameters[.queued]
         let lane = lanes.lane("w9")
         let gate = backend.has(.asynchronous) ? LaneGate() : nil
-        gate?.close(lane)
+        gate?.close(lane, workers: backend.has(.concurrent) ? Clock.cores : 1)
         let done = Countdown(queued)
         Jemalloc.releaseFreeMemory()
         ResidentMemory.resetPeak()
