@@ -28,7 +28,8 @@ public struct Backend: Sendable {
     }
 
     /// A fresh instance of the backend (a new pool, new queues), for one run of a workload.
-    public func instance() -> LaneGroup { makeGroup() }
+    /// Its lanes carry the delay `bench power` planted for this backend, if any (``PlantedDelay``).
+    public func instance() -> LaneGroup { PlantedDelay.current.wrap(makeGroup(), of: id) }
 
     public func has(_ required: Capabilities) -> Bool { capabilities.isSuperset(of: required) }
 

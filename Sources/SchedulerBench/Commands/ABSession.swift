@@ -84,8 +84,6 @@ public enum ABSession {
         if let cpus = request.cpus { try Machine.pin(to: cpus) }  // the children inherit it
         let baseline = try BaselineBuild.binary(for: baselineCommit, git: git, cache: request.cache, log: log)
         let candidate = try Tool.currentExecutable()
-        let scratch = try ScratchFolder("ab")
-        defer { scratch.remove() }
         let finished = Locked(0)
         Interruption.install { "after \(finished.withLock { $0 }) pairs; nothing was written" }
         let environment = Relaunch.childEnvironment(commandLine: commandLine)
@@ -93,38 +91,24 @@ public enum ABSession {
             "A = \(baselineCommit.prefix(12)) (\(baseline)); B = the working tree at \(head.prefix(12))\(dirty ? " with changes" : "") "
                 + "(\(candidate)); pairs alternate A B / B A; at least \(request.minimumPairs), more while a cell is undecided "
                 + "and \(Int(request.budgetSeconds)) s last")
-        var pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])] = []
-        var analysis = ABAnalysis(pairs: [], minimumEffect: request.minimumEffect)
-        let started = Date()
-        while pairs.count < request.maximumPairs {
-            let index = pairs.count
-            var sides: [String: [SummaryRow]] = [:]
-            for side in index.isMultiple(of: 2) ? ["A", "B"] : ["B", "A"] {
-                let folder = scratch.url.appendingPathComponent("\(index)-\(side)")
-                let child = RunRequest(
-                    backends: request.backends, workloads: request.workloads, scale: request.scale,
-                    rounds: request.rounds, allocator: .jemalloc, outputDirectory: folder.path,
-                    runID: "run")
-                do {
-                    try ChildProcess.run(
-                        .run(child), launcher: launcher, executable: side == "A" ? baseline : candidate,
-                        environment: environment, captureError: true)
-                } catch {
-                    throw BenchError("the \(side == "A" ? "baseline's" : "working tree's") bench run failed (\(error))")
-                }
-                sides[side] = try SummaryRow.read(folder.appendingPathComponent("run/summary.csv").path)
-            }
-            pairs.append((sides["A"]!, sides["B"]!))
+        let template = RunRequest(
+            backends: request.backends, workloads: request.workloads, scale: request.scale, rounds: request.rounds,
+            allocator: .jemalloc)
+        let pairs = try PairedProcesses.run(
+            template,
+            a: ProcessSide(name: "the baseline", executable: baseline, environment: environment),
+            b: ProcessSide(name: "the working tree", executable: candidate, environment: environment),
+            launcher: launcher, minimumPairs: request.minimumPairs, maximumPairs: request.maximumPairs,
+            budgetSeconds: request.budgetSeconds,
+            wantsMore: { ABAnalysis(pairs: $0, minimumEffect: request.minimumEffect).wantsMorePairs }
+        ) { pairs, elapsed in
             finished.withLock { $0 = pairs.count }
-            analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect)
-            let elapsed = Date().timeIntervalSince(started)
-            let perPair = elapsed / Double(pairs.count)
+            let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect)
             log(
                 "pair \(pairs.count) (\(Int(elapsed)) s): \(analysis.count(.faster)) faster, \(analysis.count(.slower)) slower, "
                     + "\(analysis.count(.same)) same, \(analysis.count(.undecided)) undecided")
-            if pairs.count < request.minimumPairs { continue }
-            if !analysis.wantsMorePairs || elapsed + perPair > request.budgetSeconds { break }
         }
+        let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect)
         var instructions: ABInstructions?
         if request.countsInstructions {
             log("counting instructions per task of both builds under callgrind (exact counts, no pairs needed)")
@@ -144,7 +128,7 @@ public enum ABSession {
     }
 
     /// Every process's figure of every cell, for re-analysis.
-    static func pairsCSV(_ pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])]) -> String {
+    static func pairsCSV(_ pairs: [ProcessPair]) -> String {
         var rows = [["pair", "side", "backend", "workload", "parameters", "metric", "unit", "median"]]
         for (index, pair) in pairs.enumerated() {
             for (side, summary) in [("A", pair.baseline), ("B", pair.candidate)] {

@@ -1,0 +1,159 @@
+import Foundation
+import SchedulerKit
+import ToolSupport
+
+/// What `bench power` was asked for.
+public struct PowerRequest: Sendable {
+    public var backends: [BackendID]?
+    /// The one workload whose first metric (a time per unit, e.g. W1's ns per task) the slowdowns are planted in.
+    public var workload: WorkloadID = .throughput
+    /// Planted slowdowns, as fractions of each backend's figure; 0 is a comparison of the build with itself.
+    public var effects: [Double] = [0, 0.02, 0.03, 0.05, 0.10]
+    public var trials = 5
+    /// Seconds each trial's pairs may take, as `bench ab --budget`.
+    public var budgetSeconds: Double = 90
+    /// The margin the verdicts use, as `bench ab --min-effect`.
+    public var minimumEffect = 0.02
+    public var output = "Results/power"
+
+    public init() {}
+
+    static let trialsRange = 1...100
+
+    /// Everything that can be checked before a measurement starts.
+    public func preflight() throws {
+        guard !effects.isEmpty, effects.allSatisfy({ $0 >= 0 && $0 < 1 }) else {
+            throw BenchError("--effects must be fractions from 0 up to 1, e.g. 0,0.03,0.05; got \(effects)")
+        }
+        guard Self.trialsRange.contains(trials) else {
+            throw BenchError("--trials must be between 1 and \(Self.trialsRange.upperBound), got \(trials)")
+        }
+        guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= ABRequest.longestBudget else {
+            throw BenchError(
+                "--budget must be between 1 and \(Int(ABRequest.longestBudget)) seconds, got \(budgetSeconds)")
+        }
+        var ab = ABRequest(baseline: "HEAD")
+        ab.backends = backends
+        ab.workloads = [workload]
+        ab.minimumEffect = minimumEffect
+        ab.budgetSeconds = budgetSeconds
+        try ab.preflight()
+        guard let metric = try plantedMetric(), metric.unit == "ns" else {
+            throw BenchError("bench power plants a delay per task: pick a workload timed in ns per unit, such as W1")
+        }
+    }
+
+    func plantedMetric() throws -> Metric? {
+        try RunRequest(workloads: [workload]).resolvedWorkloads().first?.metrics.first
+    }
+}
+
+/// `bench power`: how often `bench ab`'s verdicts find a slowdown of a known size on this machine, and how often they
+/// mark a build against itself (`Docs/Statistics.md`).
+///
+/// A pilot process measures each backend's figure; then, for every planted effect and trial, pairs of processes of
+/// this same build run as `bench ab` runs them, B with a delay of the effect times the pilot's figure spun before
+/// every task of every selected backend (``PlantedDelay``), A with a delay of 0, until each cell is decided or the
+/// trial's budget ends. An effect of 0 is an A/A trial: every verdict other than same or undecided is a false alarm.
+public enum PowerSession {
+    public struct Trial: Sendable {
+        public let effect: Double
+        public let index: Int
+        public let line: ABAnalysis.Line
+        /// Every pair's ratio B/A of the cell: pooled over an effect's trials, they measure the effect the plant
+        /// really had (a delay in an asynchronous backend's tasks can even speed its throughput up: the worker then
+        /// sleeps less).
+        public let ratios: [Double]
+        public let seconds: Double
+    }
+
+    public struct Outcome: Sendable {
+        public let folder: URL
+        public let trials: [Trial]
+        public let page: String
+    }
+
+    public static func perform(
+        _ request: PowerRequest, launcher: any ChildLauncher, commandLine: String, log: (String) -> Void
+    ) throws -> Outcome {
+        try request.preflight()
+        try FileManager.default.createDirectory(atPath: request.output, withIntermediateDirectories: true)
+        let metric = try request.plantedMetric()!
+        let bench = try Tool.currentExecutable()
+        let environment = Relaunch.childEnvironment(commandLine: commandLine)
+        let template = RunRequest(
+            backends: request.backends, workloads: [request.workload], scale: .quick, allocator: .jemalloc)
+        let finished = Locked(0)
+        Interruption.install { "after \(finished.withLock { $0 }) trials; nothing was written" }
+        let pilot = try pilotFigures(
+            template, metric: metric, bench: bench, environment: environment, launcher: launcher)
+        log(
+            "pilot: "
+                + pilot.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) \(Format.short($0.value)) ns" }
+                .joined(separator: ", "))
+        var trials: [Trial] = []
+        for effect in request.effects {
+            for index in 1...request.trials {
+                let started = Date()
+                func side(_ name: String, _ fraction: Double) -> ProcessSide {
+                    var settings = environment
+                    settings[PlantedDelay.variable] =
+                        PlantedDelay(nanoseconds: pilot.mapValues { $0 * fraction })
+                        .environmentValue
+                    return ProcessSide(name: name, executable: bench, environment: settings)
+                }
+                let pairs = try PairedProcesses.run(
+                    template, a: side("A", 0), b: side("B", effect), launcher: launcher,
+                    minimumPairs: ABAnalysis.pairsForABound, maximumPairs: ABRequest.pairsRange.upperBound,
+                    budgetSeconds: request.budgetSeconds,
+                    wantsMore: {
+                        planted(ABAnalysis(pairs: $0, minimumEffect: request.minimumEffect), metric).contains {
+                            $0.verdict == .undecided
+                        }
+                    },
+                    progress: { _, _ in })
+                let seconds = Date().timeIntervalSince(started)
+                let lines = planted(ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect), metric)
+                trials += lines.map { line in
+                    let ratios = pairs.compactMap { pair -> Double? in
+                        guard let a = pair.baseline.first(where: { $0.key == line.cell }),
+                            let b = pair.candidate.first(where: { $0.key == line.cell }), a.summary.median.value > 0
+                        else { return nil }
+                        return b.summary.median.value / a.summary.median.value
+                    }
+                    return Trial(effect: effect, index: index, line: line, ratios: ratios, seconds: seconds)
+                }
+                finished.withLock { $0 += 1 }
+                log(
+                    "effect \(Format.short(effect * 100)) %, trial \(index): \(pairs.count) pairs in \(Int(seconds)) s; "
+                        + lines.map { "\($0.cell.backend) \($0.verdict.rawValue)" }.joined(separator: ", "))
+            }
+        }
+        let page = PowerReport.markdown(trials, request: request, metric: metric, pilot: pilot, command: commandLine)
+        let id = RunID.make(commit: (try? Git().commit(of: "HEAD")).map { String($0.prefix(7)) } ?? "unknown")
+        let folder = try RunStore(root: request.output).write(
+            runID: id, files: ["power.csv": PowerReport.csv(trials), "POWER.md": page])
+        return Outcome(folder: folder, trials: trials, page: page)
+    }
+
+    private static func planted(_ analysis: ABAnalysis, _ metric: Metric) -> [ABAnalysis.Line] {
+        analysis.lines.filter { $0.cell.metric == metric }
+    }
+
+    /// Each backend's figure of the planted metric in one process of this build.
+    private static func pilotFigures(
+        _ template: RunRequest, metric: Metric, bench: String, environment: [String: String],
+        launcher: any ChildLauncher
+    ) throws -> [BackendID: Double] {
+        let scratch = try ScratchFolder("power-pilot")
+        defer { scratch.remove() }
+        var child = template
+        child.outputDirectory = scratch.url.path
+        child.runID = "pilot"
+        try ChildProcess.run(
+            .run(child), launcher: launcher, executable: bench, environment: environment, captureError: true)
+        let rows = try SummaryRow.read(scratch.url.appendingPathComponent("pilot/summary.csv").path)
+        return Dictionary(rows.filter { $0.metric == metric }.map { ($0.backend, $0.summary.median.value) }) { a, _ in a
+        }
+    }
+}
