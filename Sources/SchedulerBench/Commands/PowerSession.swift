@@ -140,20 +140,29 @@ public enum PowerSession {
         analysis.lines.filter { $0.cell.metric == metric }
     }
 
-    /// Each backend's figure of the planted metric in one process of this build.
+    /// Pilot processes: one process's figure can sit in a slow stretch of the machine, and the plants are sized
+    /// from it.
+    static let pilotProcesses = 3
+
+    /// Each backend's figure of the planted metric: the median over ``pilotProcesses`` processes of this build.
     private static func pilotFigures(
         _ template: RunRequest, metric: Metric, bench: String, environment: [String: String],
         launcher: any ChildLauncher
     ) throws -> [BackendID: Double] {
         let scratch = try ScratchFolder("power-pilot")
         defer { scratch.remove() }
-        var child = template
-        child.outputDirectory = scratch.url.path
-        child.runID = "pilot"
-        try ChildProcess.run(
-            .run(child), launcher: launcher, executable: bench, environment: environment, captureError: true)
-        let rows = try SummaryRow.read(scratch.url.appendingPathComponent("pilot/summary.csv").path)
-        return Dictionary(rows.filter { $0.metric == metric }.map { ($0.backend, $0.summary.median.value) }) { a, _ in a
+        var figures: [BackendID: [Double]] = [:]
+        for index in 0..<pilotProcesses {
+            var child = template
+            child.outputDirectory = scratch.url.path
+            child.runID = "pilot-\(index)"
+            try ChildProcess.run(
+                .run(child), launcher: launcher, executable: bench, environment: environment, captureError: true)
+            let rows = try SummaryRow.read(scratch.url.appendingPathComponent("pilot-\(index)/summary.csv").path)
+            for row in rows where row.metric == metric {
+                figures[row.backend, default: []].append(row.summary.median.value)
+            }
         }
+        return figures.mapValues { Statistics.median($0) }
     }
 }
