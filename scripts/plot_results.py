@@ -37,12 +37,15 @@ def in_order(rows, key):
 
 def draw_panel(axis, rows, colors):
     style = rows[0]["style"]
-    if style == "lines-log":
+    if style in ("lines-log", "lines-rate"):
         xs = in_order(rows, "x")
         for series in in_order(rows, "series"):
             values = {row["x"]: float(row["value"]) for row in rows if row["series"] == series}
             axis.plot(xs, [values.get(x, float("nan")) for x in xs], marker="o", label=series, color=colors[series])
-        axis.set_yscale("log")
+        if style == "lines-log":
+            axis.set_yscale("log")
+        else:
+            axis.set_ylim(-0.05, 1.05)
         axis.grid(True, which="both", alpha=0.3)
         axis.legend(fontsize=7)
     else:

@@ -133,6 +133,14 @@ public enum PowerSession {
         let id = RunID.make(commit: (try? Git().commit(of: "HEAD")).map { String($0.prefix(7)) } ?? "unknown")
         let folder = try RunStore(root: request.output).write(
             runID: id, files: ["power.csv": PowerReport.csv(trials), "POWER.md": page])
+        do {
+            _ = try Report.drawCharts(
+                PowerReport.chartPoints(trials, effects: request.effects, margin: request.minimumEffect),
+                allocator: .jemalloc,
+                into: folder.appendingPathComponent("charts").path, log: log)
+        } catch {
+            log("no chart drawn (\(error)); POWER.md and power.csv are complete")
+        }
         return Outcome(folder: folder, trials: trials, page: page)
     }
 

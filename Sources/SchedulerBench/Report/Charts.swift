@@ -11,6 +11,8 @@ enum Charts {
         case bars
         /// One line per backend across the x labels (latency percentiles), on a log axis.
         case logLines = "lines-log"
+        /// One line per backend across the x labels, on a linear axis from 0 to 1 (`bench power`'s detection rates).
+        case rateLines = "lines-rate"
     }
 
     /// One drawn value.
@@ -34,6 +36,8 @@ enum Charts {
         case allocations
         case actors
         case idleCPU = "idle_cpu"
+        /// `bench power`'s operating characteristic: not part of a run's report.
+        case power
 
         func title(_ allocator: AllocatorChoice) -> String {
             switch self {
@@ -44,6 +48,7 @@ enum Charts {
             case .actors:
                 "Actors and tasks on each executor beside default actors (median; bars span min to max), \(allocator.rawValue)"
             case .idleCPU: "W14: CPU used while idle after one task, \(allocator.rawValue); lower is better"
+            case .power: "bench power: trials called slower (A/A: marked)"
             }
         }
 
@@ -61,6 +66,8 @@ enum Charts {
                     + "every thread per unit."
             case .idleCPU:
                 "CPU time (user + system) the process used while each backend sat idle after one task (W14): spinning shows here."
+            case .power:
+                "Share of trials called slower per planted slowdown, by backend; at 0, the share of A/A trials marked at all."
             }
         }
     }

@@ -26,6 +26,27 @@ enum PowerReport {
         "\(trials.filter { verdicts.contains($0.line.verdict) }.count)/\(trials.count)"
     }
 
+    /// The operating characteristic as chart points: per backend, the share of trials called slower at each planted
+    /// effect, and at 0 the share of A/A trials marked at all.
+    static func chartPoints(_ trials: [PowerSession.Trial], effects: [Double], margin: Double) -> [Charts.Point] {
+        let backends = trials.map(\.line.cell.backend).reduce(into: [BackendID]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
+        return backends.flatMap { backend in
+            effects.compactMap { effect -> Charts.Point? in
+                let cell = trials.filter { $0.line.cell.backend == backend && $0.effect == effect }
+                guard !cell.isEmpty else { return nil }
+                let verdicts: Set<ABAnalysis.Verdict> = effect == 0 ? [.faster, .slower] : [.slower]
+                let share = Double(cell.filter { verdicts.contains($0.line.verdict) }.count) / Double(cell.count)
+                return Charts.Point(
+                    chart: .power, row: 0, column: 0,
+                    panelTitle: "\(cell[0].line.cell.workload), margin ±\(Format.short(margin * 100)) %",
+                    yLabel: "share of trials", style: .rateLines, x: "\(Format.short(effect * 100)) %",
+                    series: backend.rawValue, value: share, low: nil, high: nil)
+            }
+        }
+    }
+
     /// The effect the plant really had: the median of every pair's ratio over the trials, with its interval.
     static func pooledEffect(_ trials: [PowerSession.Trial]) -> String {
         let ratios = trials.flatMap(\.ratios)
