@@ -63,6 +63,30 @@ import ToolSupport
         #expect(InstructionCount.agreeing([a, c, b]) == [a, b])
     }
 
+    /// Estimated cycles: instructions plus 10 per L1 miss and 100 per last-level miss; nothing without the cache
+    /// simulation's events.
+    @Test func estimatedCyclesPriceEachMiss() {
+        let events: [String: Int64] = [
+            "Ir": 1_000, "Dr": 400, "Dw": 300, "I1mr": 1, "D1mr": 2, "D1mw": 3, "ILmr": 1, "DLmr": 0, "DLmw": 1,
+        ]
+        let expected: Int64 = 1_000 + 10 * 6 + 100 * 2
+        #expect(EstimatedCycles.estimate(events) == expected)
+        #expect(EstimatedCycles.estimate(["Ir": 1_000]) == nil)
+        #expect(EstimatedCycles.agreed([100, 100.5]) == 100.25)
+        #expect(EstimatedCycles.agreed([100, 105]) == nil)
+        #expect(EstimatedCycles.agreed([100, nil]) == nil)
+    }
+
+    /// The estimate per task is the same difference of two rounds as the instructions'.
+    @Test func estimatedCyclesPerTaskAreTheDifferenceOfTwoRounds() throws {
+        let instructions: [Int64] = [40_000_000, 1_600_000, 500, 600_000, 800_000, 400, 1_200_000, 1_600_100, 300]
+        let run = try InstructionCount.probeRun(
+            instructions, cycles: instructions.map { $0 * 2 }, backend: .immediate, tasks: 1_000)
+        #expect(run.scheduleCycles == 1_200 && run.runCycles == 1_600.2)
+        let without = try InstructionCount.probeRun(instructions, backend: .immediate, tasks: 1_000)
+        #expect(without.scheduleCycles == nil && without.runCycles == nil)
+    }
+
     @Test func theBackendsThatCannotBeCountedSayWhy() {
         #expect(!InstructionProbe.countable(Backend.withID(.spinHandOff)!))
         #expect(!InstructionProbe.countable(Backend.withID(.defaultExecutor)!))

@@ -2,7 +2,8 @@ import Foundation
 import ToolSupport
 
 /// Instructions per task on the schedule and run paths of both builds of `bench ab`, counted by callgrind
-/// (``InstructionCount``) and compared as exact counts (``Metric/countTolerance(around:)``: 2 %).
+/// (``InstructionCount``), and estimated cycles where one thread does all the work (``EstimatedCycles``), compared
+/// as exact counts (``Metric/countTolerance(around:)``: 2 %).
 ///
 /// Why beside the timed pairs: a count is the same on every run of a build, so a change that adds 3 % of work to a
 /// scheduler's path is called on the first count, where the timed cells would need hundreds of pairs on a noisy
@@ -24,12 +25,15 @@ public struct ABInstructions: Sendable {
     init(baseline: [InstructionCount], candidate: [InstructionCount], notes: [String]) {
         lines = candidate.flatMap { counted -> [Line] in
             guard let before = baseline.first(where: { $0.backend == counted.backend }) else { return [] }
-            let paths: [(Metric, Double, Double)] = [
+            let paths: [(Metric, Double?, Double?)] = [
                 (.instructionsToSchedule, before.schedule, counted.schedule),
                 (.instructionsToRun, before.run, counted.run),
+                (.estimatedCyclesToSchedule, before.scheduleCycles, counted.scheduleCycles),
+                (.estimatedCyclesToRun, before.runCycles, counted.runCycles),
             ]
-            return paths.map { metric, a, b in
-                Line(
+            return paths.compactMap { metric, a, b -> Line? in
+                guard let a, let b else { return nil }
+                return Line(
                     backend: counted.backend, metric: metric, baseline: a, candidate: b,
                     verdict: ABAnalysis.countVerdict([(a: a, b: b)], metric: metric))
             }
@@ -77,10 +81,10 @@ public struct ABInstructions: Sendable {
 
     /// The counts as a table, with the notes under it.
     public func render() -> String {
-        var table = TextTable(["backend", "path", "A", "B", "B/A", "verdict"])
+        var table = TextTable(["backend", "metric", "A", "B", "B/A", "verdict"])
         for line in lines {
             table.add([
-                line.backend.rawValue, line.metric == .instructionsToSchedule ? "schedule" : "run",
+                line.backend.rawValue, line.metric.name,
                 Format.short(line.baseline), Format.short(line.candidate),
                 line.baseline > 0 ? Format.short(line.candidate / line.baseline) + "x" : "-",
                 line.verdict == .same ? "same" : "** \(line.verdict.rawValue)",

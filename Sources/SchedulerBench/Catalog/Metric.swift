@@ -66,6 +66,9 @@ extension Metric {
         "size_class_bytes_per_round_trip", unit: "B (size classes)", exact: true)
     public static let instructionsToSchedule = Metric("instructions_to_schedule", unit: "instructions", exact: true)
     public static let instructionsToRun = Metric("instructions_to_run", unit: "instructions", exact: true)
+    public static let estimatedCyclesToSchedule = Metric(
+        "estimated_cycles_to_schedule", unit: "estimated cycles", exact: true)
+    public static let estimatedCyclesToRun = Metric("estimated_cycles_to_run", unit: "estimated cycles", exact: true)
 
     /// The latency percentiles every latency workload reports, with the percentile each one reads.
     public static let latencyPercentiles: [(metric: Metric, percentile: Double)] = [
@@ -79,7 +82,7 @@ extension Metric {
         .p50, .p90, .p99, .p999, .maxLatency, .peakRSSGrowth, .rssPerQueuedTask, .cpuMsIdle,
         .allocsPerTask, .bytesPerTask, .allocsPerCall, .allocsPerRoundTrip,
         .sizeClassBytesPerTask, .sizeClassBytesPerCall, .sizeClassBytesPerRoundTrip,
-        .instructionsToSchedule, .instructionsToRun,
+        .instructionsToSchedule, .instructionsToRun, .estimatedCyclesToSchedule, .estimatedCyclesToRun,
     ]
 }
 
@@ -87,12 +90,12 @@ extension Metric {
     /// How far apart two exact counts of this metric may lie and still be the same count: the one definition that
     /// `bench check`, `bench ab`, `bench compare`, the goals and the report share. Counts are averages over many tasks,
     /// so sub-unit jitter (0.017 against 0.02 size-class bytes per call) is never a difference.
-    /// - instructions: 2 % of the figure (a compiler or libc update shifts a few);
+    /// - instructions and estimated cycles: 2 % of the figure (a compiler or libc update shifts a few);
     /// - allocations: 0.1 (one more allocation in ten tasks counts);
     /// - bytes: 2 % of the figure or 8 B (a size class), whichever is more.
     public func countTolerance(around value: Double) -> Double {
         switch unit {
-        case "instructions": abs(value) * 0.02
+        case "instructions", "estimated cycles": abs(value) * 0.02
         case "allocations": 0.1
         default: max(8, abs(value) * 0.02)
         }

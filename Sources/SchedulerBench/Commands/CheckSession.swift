@@ -37,6 +37,12 @@ public enum CheckSession {
         for count in counts {
             costs[CostCell(backend: count.backend, workload: nil, metric: .instructionsToSchedule)] = count.schedule
             costs[CostCell(backend: count.backend, workload: nil, metric: .instructionsToRun)] = count.run
+            if let cycles = count.scheduleCycles {
+                costs[CostCell(backend: count.backend, workload: nil, metric: .estimatedCyclesToSchedule)] = cycles
+            }
+            if let cycles = count.runCycles {
+                costs[CostCell(backend: count.backend, workload: nil, metric: .estimatedCyclesToRun)] = cycles
+            }
         }
         log("counting allocations per task (W9) and of every thread per actor call, task and round trip (W11–W13)")
         let exact = Runner(

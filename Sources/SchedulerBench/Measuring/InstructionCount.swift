@@ -14,6 +14,10 @@ public struct InstructionCount: Sendable, Equatable {
     public var backend: BackendID
     public var schedule: Double
     public var run: Double
+    /// Estimated cycles per task on each path, from callgrind's cache simulation (``EstimatedCycles``): counted on
+    /// single-thread backends only, where no other thread's timing moves the caches. Nil elsewhere.
+    public var scheduleCycles: Double?
+    public var runCycles: Double?
 
     public enum Failure: Error, CustomStringConvertible {
         case valgrindMissing
@@ -39,6 +43,8 @@ public struct InstructionCount: Sendable, Equatable {
     struct ProbeRun: Equatable {
         var schedule: Double
         var run: Double
+        var scheduleCycles: Double? = nil
+        var runCycles: Double? = nil
         /// Each phase grows linearly with the tasks: its fixed part (what a round of `2 × tasks` costs less than two
         /// rounds of `tasks`) is small, and the warm-up round's run phase matches the counted one of the same size.
         var isLinear: Bool
@@ -80,10 +86,11 @@ public struct InstructionCount: Sendable, Equatable {
                 func probe() throws {
                     let folder = scratch.url.appendingPathComponent("\(backend.id.rawValue)-\(runs.count)")
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    let prefix = [
-                        valgrind, "--tool=callgrind", "--callgrind-out-file=\(folder.path)/callgrind.%p",
-                        "--dump-after=\(InstructionProbe.phasePattern)",
-                    ]
+                    let prefix =
+                        [
+                            valgrind, "--tool=callgrind", "--callgrind-out-file=\(folder.path)/callgrind.%p",
+                            "--dump-after=\(InstructionProbe.phasePattern)",
+                        ] + (EstimatedCycles.simulated(backend) ? EstimatedCycles.cacheSimulation : [])
                     do {
                         try ChildProcess.run(
                             .probeInstructions(backend: backend.id, tasks: InstructionProbe.tasks(backend.id)),
@@ -92,9 +99,10 @@ public struct InstructionCount: Sendable, Equatable {
                     } catch {
                         throw Failure.probeFailed(backend.id, "\(error)")
                     }
+                    let totals = try phaseTotals(in: folder)
                     runs.append(
                         try probeRun(
-                            try phaseTotals(in: folder), backend: backend.id,
+                            totals.map(\.instructions), cycles: totals.map(\.estimatedCycles), backend: backend.id,
                             tasks: InstructionProbe.tasks(backend.id)))
                 }
                 while runs.count < maximumRuns && agreeing(runs) == nil { try probe() }
@@ -119,7 +127,9 @@ public struct InstructionCount: Sendable, Equatable {
             }
             let count = InstructionCount(
                 backend: backend.id, schedule: Statistics.median(agreed.map(\.schedule)),
-                run: Statistics.median(agreed.map(\.run)))
+                run: Statistics.median(agreed.map(\.run)),
+                scheduleCycles: EstimatedCycles.agreed(agreed.map(\.scheduleCycles)),
+                runCycles: EstimatedCycles.agreed(agreed.map(\.runCycles)))
             log(
                 "\(backend.id): \(Format.short(count.schedule)) instructions to schedule, \(Format.short(count.run)) to run a task "
                     + "(\(runs.count) runs under callgrind, 2 agreeing)")
@@ -147,7 +157,7 @@ public struct InstructionCount: Sendable, Equatable {
 
     /// The per-task counts of one probe run. Dumps, in order: warm-up (schedule, run, settle), then the round of
     /// `tasks`, then the round of `2 × tasks`, each (schedule, run, settle).
-    static func probeRun(_ totals: [Int64], backend: BackendID, tasks: Int) throws -> ProbeRun {
+    static func probeRun(_ totals: [Int64], cycles: [Int64?] = [], backend: BackendID, tasks: Int) throws -> ProbeRun {
         guard totals.count >= 9 else {
             throw Failure.probeFailed(backend, "callgrind wrote \(totals.count) phase dumps, not 9")
         }
@@ -160,14 +170,27 @@ public struct InstructionCount: Sendable, Equatable {
         let linear =
             small(warmRun - bigRun, of: bigRun) && small(2 * smallRun - bigRun, of: bigRun)
             && small(2 * smallSchedule - bigSchedule, of: bigSchedule)
+        // The same differences of estimated cycles, when every dump has them.
+        let estimated = cycles.count == totals.count ? cycles.compactMap { $0 } : []
+        let perTask = { (big: Int, small: Int) -> Double? in
+            // A path with nothing per task can come out a hair below 0 (the first round missed more): it costs 0.
+            estimated.count == totals.count ? max(0, Double(estimated[big] - estimated[small]) / Double(tasks)) : nil
+        }
         return ProbeRun(
             schedule: Double(bigSchedule - smallSchedule) / Double(tasks),
             run: Double(bigRun - smallRun) / Double(tasks),
+            scheduleCycles: perTask(6, 3), runCycles: perTask(7, 4),
             isLinear: linear)
     }
 
-    /// The instruction totals of the phase dumps, in dump order (the final dump, at program end, is left out).
-    static func phaseTotals(in folder: URL) throws -> [Int64] {
+    /// What one phase dump counted: instructions, and estimated cycles when the cache was simulated.
+    struct PhaseTotals {
+        var instructions: Int64
+        var estimatedCycles: Int64?
+    }
+
+    /// The totals of the phase dumps, in dump order (the final dump, at program end, is left out).
+    static func phaseTotals(in folder: URL) throws -> [PhaseTotals] {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         let dumps = names.compactMap { name -> (Int, String)? in
             guard let number = name.split(separator: ".").last.flatMap({ Int($0) }),
@@ -177,12 +200,23 @@ public struct InstructionCount: Sendable, Equatable {
         }.sorted { $0.0 < $1.0 }
         return try dumps.map { _, name in
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
-                let total = Int64(line.dropFirst("totals:".count).trimmingCharacters(in: .whitespaces))
-            else {
+            let lines = text.split(separator: "\n")
+            // "events: Ir I1mr ILmr …" names the columns of "totals: …".
+            let events = lines.first { $0.hasPrefix("events:") }.map {
+                $0.dropFirst("events:".count).split(separator: " ").map(String.init)
+            }
+            guard let line = lines.first(where: { $0.hasPrefix("totals:") }) else {
                 throw BenchError("\(name): a callgrind dump without a totals line")
             }
-            return total
+            // callgrind leaves out trailing zeros: "totals: 80 29 19" under nine events.
+            let names = events ?? ["Ir"]
+            let values = line.dropFirst("totals:".count).split(separator: " ").compactMap { Int64($0) }
+            let padded = values + Array(repeating: 0, count: max(0, names.count - values.count))
+            let counted = Dictionary(zip(names, padded), uniquingKeysWith: { first, _ in first })
+            guard let instructions = counted["Ir"] else {
+                throw BenchError("\(name): a callgrind dump without an instruction total")
+            }
+            return PhaseTotals(instructions: instructions, estimatedCycles: EstimatedCycles.estimate(counted))
         }
     }
 

@@ -87,9 +87,9 @@ extension ABAnalysis {
 
         ## Instructions per task (callgrind, exact)
 
-        Both builds' schedule and run paths counted under callgrind (`Docs/Statistics.md`): the same on every run of a
-        build, so compared as counts (the same within 2 %), with no pairs. A count is work, not time: the timed cells
-        above keep their own verdicts.
+        Both builds' schedule and run paths counted under callgrind (`Docs/Statistics.md`), with estimated cycles (its
+        cache simulation) where one thread does all the work: the same on every run of a build, so compared as counts
+        (the same within 2 %), with no pairs. A count is work, not time: the timed cells above keep their own verdicts.
 
         ```
         \(instructions.render())
