@@ -99,14 +99,14 @@ public enum ABSession {
             a: ProcessSide(name: "the baseline", executable: baseline, environment: environment),
             b: ProcessSide(name: "the working tree", executable: candidate, environment: environment),
             launcher: launcher, minimumPairs: request.minimumPairs, maximumPairs: request.maximumPairs,
-            budgetSeconds: request.budgetSeconds,
-            wantsMore: { ABAnalysis(pairs: $0, minimumEffect: request.minimumEffect).wantsMorePairs }
+            budgetSeconds: request.budgetSeconds
         ) { pairs, elapsed in
             finished.withLock { $0 = pairs.count }
             let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect)
             log(
                 "pair \(pairs.count) (\(Int(elapsed)) s): \(analysis.count(.faster)) faster, \(analysis.count(.slower)) slower, "
                     + "\(analysis.count(.same)) same, \(analysis.count(.undecided)) undecided")
+            return analysis.wantsMorePairs
         }
         let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect)
         var instructions: ABInstructions?

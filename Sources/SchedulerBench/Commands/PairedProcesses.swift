@@ -14,12 +14,12 @@ public typealias ProcessPair = (baseline: [SummaryRow], candidate: [SummaryRow])
 /// Pairs of `bench run` processes, one of each side, run back to back in alternating order (A B, B A, …): what
 /// `bench ab` and `bench power` measure with.
 enum PairedProcesses {
-    /// Runs pairs until `wantsMore` says the pairs so far decide, after `minimumPairs`, or until another pair would
-    /// pass the budget; `progress` hears of each pair with the seconds so far.
+    /// Runs pairs until `afterPair`, handed the pairs so far and the seconds they took, says they decide (returns
+    /// false) after `minimumPairs`, or until another pair would pass the budget.
     static func run(
         _ template: RunRequest, a: ProcessSide, b: ProcessSide, launcher: any ChildLauncher,
         minimumPairs: Int, maximumPairs: Int, budgetSeconds: Double,
-        wantsMore: ([ProcessPair]) -> Bool, progress: ([ProcessPair], Double) -> Void
+        afterPair: ([ProcessPair], Double) -> Bool
     ) throws -> [ProcessPair] {
         let scratch = try ScratchFolder("pairs")
         defer { scratch.remove() }
@@ -44,9 +44,9 @@ enum PairedProcesses {
             }
             pairs.append((rows[a.name]!, rows[b.name]!))
             let elapsed = Date().timeIntervalSince(started)
-            progress(pairs, elapsed)
+            let wantsMore = afterPair(pairs, elapsed)
             if pairs.count < minimumPairs { continue }
-            if !wantsMore(pairs) || elapsed + elapsed / Double(pairs.count) > budgetSeconds { break }
+            if !wantsMore || elapsed + elapsed / Double(pairs.count) > budgetSeconds { break }
         }
         return pairs
     }

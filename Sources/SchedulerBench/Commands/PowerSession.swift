@@ -105,13 +105,12 @@ public enum PowerSession {
                 let pairs = try PairedProcesses.run(
                     template, a: side("A", 0), b: side("B", effect), launcher: launcher,
                     minimumPairs: ABAnalysis.pairsForABound, maximumPairs: ABRequest.pairsRange.upperBound,
-                    budgetSeconds: request.budgetSeconds,
-                    wantsMore: {
-                        planted(ABAnalysis(pairs: $0, minimumEffect: request.minimumEffect), metric).contains {
-                            $0.verdict == .undecided
-                        }
-                    },
-                    progress: { _, _ in })
+                    budgetSeconds: request.budgetSeconds
+                ) { pairs, _ in
+                    planted(ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect), metric).contains {
+                        $0.verdict == .undecided
+                    }
+                }
                 let seconds = Date().timeIntervalSince(started)
                 let lines = planted(ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect), metric)
                 trials += lines.map { line in
