@@ -8,8 +8,8 @@ struct ABCommand: ParsableCommand {
         abstract: "Did my change make it faster? Alternate the baseline's and the working tree's bench, cell by cell.",
         discussion: """
             Builds the baseline revision in a git worktree (cached under .build-ab/), then runs its `bench run` \
-            and this \
-            build's alternately as separate processes (A B, B A, ...) and judges each cell on the pairs' ratios B/A. \
+            and this build's in pairs of processes (by default a duet: both at once, pinned to one CPU, judged on \
+            CPU time) and judges each cell on the pairs' ratios B/A. \
             Narrow it with --backend and --workload: every pair runs the whole selection twice.
             """
     )
@@ -40,7 +40,14 @@ struct ABCommand: ParsableCommand {
         help: "The smallest change of interest, a fraction: never claim a smaller one (default: 0.02, i.e. 2 %).")
     var minEffect: Double = 0.02
 
-    @Option(name: .long, help: "CPUs for both builds' processes, e.g. 0 or 0-1.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "duet (default): A and B at once on one CPU, judged on CPU time; sequential: A then B with the whole "
+                + "machine, every metric judged."))
+    var pairing: String = Pairing.duet.rawValue
+
+    @Option(name: .long, help: "CPUs for both builds' processes, e.g. 0 or 0-1 (a duet takes turns between them).")
     var cpus: String?
 
     @Flag(
@@ -61,6 +68,7 @@ struct ABCommand: ParsableCommand {
         request.minimumPairs = pairs
         request.minimumEffect = minEffect
         request.cpus = try Selection.cpus(cpus)
+        request.pairing = try Selection.pairing(pairing)
         request.countsInstructions = instructions
         request.output = output
         let outcome = try ABSession.perform(request, launcher: BenchLauncher(), commandLine: Console.commandLine) {

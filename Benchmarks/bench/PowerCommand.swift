@@ -33,6 +33,9 @@ struct PowerCommand: ParsableCommand {
     @Option(name: .long, help: "The margin of the verdicts, as bench ab --min-effect (default: 0.02).")
     var minEffect: Double = 0.02
 
+    @Option(name: .long, help: "How each trial's pairs run, as bench ab --pairing: duet (default) or sequential.")
+    var pairing: String = Pairing.duet.rawValue
+
     @Option(name: .long, help: "Folder that receives the result's folder.")
     var output: String = "Results/power"
 
@@ -47,6 +50,7 @@ struct PowerCommand: ParsableCommand {
         request.trials = trials
         request.budgetSeconds = budget
         request.minimumEffect = minEffect
+        request.pairing = try Selection.pairing(pairing)
         request.output = output
         let outcome = try PowerSession.perform(request, launcher: BenchLauncher(), commandLine: Console.commandLine) {
             Console.error("bench: \($0)")

@@ -73,6 +73,10 @@ import Testing
         request.budgetSeconds = 60
         request.minimumPairs = 1
         #expect(Self.message { try request.preflight() }.contains("--pairs must be between 2 and 1000"))
+        request.minimumPairs = 12
+        request.workloads = [.startLatency]  // W5 reports latencies only: nothing a duet could judge
+        #expect(Self.message { try request.preflight() }.contains("or pass --pairing sequential"))
+        #expect(Self.message { _ = try Selection.pairing("together") }.contains("pass --pairing duet or sequential"))
         #expect(
             Self.message {
                 _ = try CalibrateSession.perform(

@@ -41,15 +41,23 @@ public struct ABAnalysis: Sendable {
     /// Pairs before the sequence has any bound at ``miss`` (``ConfidenceSequence``).
     public static let pairsForABound = 12
 
-    /// `pairs`: per pair, A's and B's summary rows. Cells missing from a process are left out of that pair.
-    public init(pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])], minimumEffect: Double) {
+    /// How the pairs ran: a duet's wall-clock cells are not judged (``Pairing/judges(_:)``).
+    public let pairing: Pairing
+
+    /// `pairs`: per pair, A's and B's summary rows. Cells missing from a process are left out of that pair, and so
+    /// are the metrics `pairing` does not judge.
+    public init(
+        pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])], minimumEffect: Double,
+        pairing: Pairing = .sequential
+    ) {
         self.minimumEffect = minimumEffect
+        self.pairing = pairing
         var figures: [CellKey: [(a: Double, b: Double)]] = [:]
         var order: [CellKey] = []
         var metrics: [CellKey: Metric] = [:]
         for pair in pairs {
             let candidate = Dictionary(pair.candidate.map { ($0.key, $0) }) { first, _ in first }
-            for row in pair.baseline {
+            for row in pair.baseline where pairing.judges(row.metric) {
                 guard let other = candidate[row.key] else { continue }
                 if figures[row.key] == nil { order.append(row.key) }
                 figures[row.key, default: []].append((row.summary.median.value, other.summary.median.value))

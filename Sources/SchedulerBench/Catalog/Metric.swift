@@ -10,12 +10,16 @@ public struct Metric: Hashable, Sendable, CustomStringConvertible {
     /// Counted, not timed: allocations and instructions. Two runs of the same code agree to the unit, so any
     /// difference beyond rounding is real, and one round is enough.
     public let isExactCount: Bool
+    /// CPU time (user + system, every thread of the process) per unit of work, not wall-clock time: what a process
+    /// spent, whoever else shared its CPU. The only timing a duet judges (``Pairing``).
+    public let isCPUTime: Bool
 
-    init(_ name: String, unit: String, lowerIsBetter: Bool = true, exact: Bool = false) {
+    init(_ name: String, unit: String, lowerIsBetter: Bool = true, exact: Bool = false, cpuTime: Bool = false) {
         self.name = name
         self.unit = unit
         self.lowerIsBetter = lowerIsBetter
         self.isExactCount = exact
+        self.isCPUTime = cpuTime
     }
 
     public var description: String { name }
@@ -31,7 +35,8 @@ public struct Metric: Hashable, Sendable, CustomStringConvertible {
 extension Metric {
     // Time per unit of work (wall clock over a round).
     public static let nsPerTask = Metric("ns_per_task", unit: "ns")
-    public static let cpuNsPerTask = Metric("cpu_ns_per_task", unit: "ns")
+    public static let cpuNsPerTask = Metric("cpu_ns_per_task", unit: "ns", cpuTime: true)
+    public static let cpuNsPerRoundTrip = Metric("cpu_ns_per_round_trip", unit: "ns", cpuTime: true)
     public static let nsPerRoundTrip = Metric("ns_per_round_trip", unit: "ns")
     public static let nsPerStep = Metric("ns_per_step", unit: "ns")
     public static let nsPerValue = Metric("ns_per_value", unit: "ns")
@@ -77,7 +82,8 @@ extension Metric {
 
     /// Every declared metric.
     public static let all: [Metric] = [
-        .nsPerTask, .cpuNsPerTask, .nsPerRoundTrip, .nsPerStep, .nsPerValue, .nsPerCall, .nsPerEvent,
+        .nsPerTask, .cpuNsPerTask, .nsPerRoundTrip, .cpuNsPerRoundTrip, .nsPerStep, .nsPerValue, .nsPerCall,
+        .nsPerEvent,
         .eventsPerSecond, .speedup, .eventsPerDrain, .sendsDuringDrain,
         .p50, .p90, .p99, .p999, .maxLatency, .peakRSSGrowth, .rssPerQueuedTask, .cpuMsIdle,
         .allocsPerTask, .bytesPerTask, .allocsPerCall, .allocsPerRoundTrip,

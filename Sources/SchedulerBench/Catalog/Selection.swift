@@ -24,6 +24,15 @@ public enum Selection {
         }
     }
 
+    public static func pairing(_ text: String) throws -> Pairing {
+        guard let pairing = Pairing(rawValue: text) else {
+            throw BenchError(
+                "unknown pairing '\(text)'; pass --pairing \(Pairing.allCases.map(\.rawValue).joined(separator: " or "))"
+            )
+        }
+        return pairing
+    }
+
     public static func cpus(_ text: String?) throws -> CPUSet? {
         guard let text else { return nil }
         guard let cpus = CPUSet(parsing: text) else {

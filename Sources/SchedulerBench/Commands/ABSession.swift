@@ -24,6 +24,9 @@ public struct ABRequest: Sendable {
     /// The smallest change of interest: differences smaller than this fraction are never claimed, and two builds
     /// whose whole interval lies inside it are the same.
     public var minimumEffect = 0.02
+    /// A and B at once on one CPU, judged on CPU time (the default: several times tighter here), or one after the
+    /// other with the whole machine, judged on every metric (``Pairing``).
+    public var pairing = Pairing.duet
     public var cpus: CPUSet?
     /// Also count instructions per task of both builds under callgrind (``ABInstructions``), after the pairs.
     public var countsInstructions = true
@@ -58,12 +61,18 @@ public struct ABRequest: Sendable {
             cpus: cpus, outputDirectory: output)
         run.extraSeconds = 0
         try run.preflight()
+        if pairing == .duet, try !run.resolvedWorkloads().contains(where: { $0.metrics.contains(where: \.isCPUTime) }) {
+            throw BenchError(
+                "a duet judges CPU time, which none of these workloads reports (W1–W4 do); add one or pass --pairing sequential"
+            )
+        }
     }
 }
 
 /// `bench ab --baseline REV`: did my change make it faster? Builds the baseline in a git worktree (release, cached
-/// by commit), runs the baseline's and this build's `bench run` alternately as separate processes (A B, B A, A B …),
-/// and judges each cell on the per-pair ratios B/A (``ABAnalysis``). Writes `Results/ab/<id>/`.
+/// by commit), runs the baseline's and this build's `bench run` in pairs of processes (a duet on one CPU, or one
+/// after the other: ``Pairing``), and judges each cell on the per-pair ratios B/A (``ABAnalysis``). Writes
+/// `Results/ab/<id>/`.
 public enum ABSession {
     public struct Outcome: Sendable {
         public let folder: URL
@@ -89,8 +98,8 @@ public enum ABSession {
         let environment = Relaunch.childEnvironment(commandLine: commandLine)
         log(
             "A = \(baselineCommit.prefix(12)) (\(baseline)); B = the working tree at \(head.prefix(12))\(dirty ? " with changes" : "") "
-                + "(\(candidate)); pairs alternate A B / B A; at least \(request.minimumPairs), more while a cell is undecided "
-                + "and \(Int(request.budgetSeconds)) s last")
+                + "(\(candidate)); \(request.pairing.summary); at least \(request.minimumPairs), more while a cell is "
+                + "undecided and \(Int(request.budgetSeconds)) s last")
         let template = RunRequest(
             backends: request.backends, workloads: request.workloads, scale: request.scale, rounds: request.rounds,
             allocator: .jemalloc)
@@ -98,17 +107,18 @@ public enum ABSession {
             template,
             a: ProcessSide(name: "the baseline", executable: baseline, environment: environment),
             b: ProcessSide(name: "the working tree", executable: candidate, environment: environment),
-            launcher: launcher, minimumPairs: request.minimumPairs, maximumPairs: request.maximumPairs,
+            pairing: request.pairing, launcher: launcher, minimumPairs: request.minimumPairs,
+            maximumPairs: request.maximumPairs,
             budgetSeconds: request.budgetSeconds
         ) { pairs, elapsed in
             finished.withLock { $0 = pairs.count }
-            let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect)
+            let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: request.pairing)
             log(
                 "pair \(pairs.count) (\(Int(elapsed)) s): \(analysis.count(.faster)) faster, \(analysis.count(.slower)) slower, "
                     + "\(analysis.count(.same)) same, \(analysis.count(.undecided)) undecided")
             return analysis.wantsMorePairs
         }
-        let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect)
+        let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: request.pairing)
         var instructions: ABInstructions?
         if request.countsInstructions {
             log("counting instructions per task of both builds under callgrind (exact counts, no pairs needed)")

@@ -14,6 +14,8 @@ public struct PowerRequest: Sendable {
     public var budgetSeconds: Double = 90
     /// The margin the verdicts use, as `bench ab --min-effect`.
     public var minimumEffect = 0.02
+    /// How each trial's pairs run, as `bench ab --pairing`.
+    public var pairing = Pairing.duet
     public var output = "Results/power"
 
     public init() {}
@@ -37,14 +39,17 @@ public struct PowerRequest: Sendable {
         ab.workloads = [workload]
         ab.minimumEffect = minimumEffect
         ab.budgetSeconds = budgetSeconds
+        ab.pairing = pairing
         try ab.preflight()
         guard let metric = try plantedMetric(), metric.unit == "ns" else {
             throw BenchError("bench power plants a delay per task: pick a workload timed in ns per unit, such as W1")
         }
     }
 
+    /// The figure the plants are sized from and judged on: the workload's first metric that the pairing judges (a
+    /// duet's is CPU time per unit, a delay spun in every task adds to it one for one).
     func plantedMetric() throws -> Metric? {
-        try RunRequest(workloads: [workload]).resolvedWorkloads().first?.metrics.first
+        try RunRequest(workloads: [workload]).resolvedWorkloads().first?.metrics.first(where: pairing.judges)
     }
 }
 
@@ -103,16 +108,19 @@ public enum PowerSession {
                     return ProcessSide(name: name, executable: bench, environment: settings)
                 }
                 let pairs = try PairedProcesses.run(
-                    template, a: side("A", 0), b: side("B", effect), launcher: launcher,
+                    template, a: side("A", 0), b: side("B", effect), pairing: request.pairing, launcher: launcher,
                     minimumPairs: ABAnalysis.pairsForABound, maximumPairs: ABRequest.pairsRange.upperBound,
                     budgetSeconds: request.budgetSeconds
                 ) { pairs, _ in
-                    planted(ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect), metric).contains {
+                    planted(
+                        ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: request.pairing), metric
+                    ).contains {
                         $0.verdict == .undecided
                     }
                 }
                 let seconds = Date().timeIntervalSince(started)
-                let lines = planted(ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect), metric)
+                let lines = planted(
+                    ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: request.pairing), metric)
                 trials += lines.map { line in
                     let ratios = pairs.compactMap { pair -> Double? in
                         guard let a = pair.baseline.first(where: { $0.key == line.cell }),

@@ -65,7 +65,8 @@ extension ABAnalysis {
         - A (baseline): commit `\(baseline)`, built by `swift build -c release --product bench` in a worktree
         - B (candidate): the working tree at `\(head)`\(dirty ? " with uncommitted changes" : "")
         - machine: \(machine); CPUs \(cpus)\(pinned ? " (pinned with --cpus)" : "")
-        - each process: `bench run` at \(request.scale.rawValue) scale\(request.rounds.map { ", \($0) rounds" } ?? ""); pairs alternate A B / B A
+        - each process: `bench run` at \(request.scale.rawValue) scale\(request.rounds.map { ", \($0) rounds" } ?? "")
+        - pairing (`--pairing \(pairing.rawValue)`): \(pairing.summary)\(pairing == .duet ? "; wall-clock cells are not judged (two processes sharing a CPU split its time as the kernel likes) but are in `pairs.csv`" : "")
 
         A cell's figure in a process is the median of its rounds; a pair's ratio is B/A of its two processes. The
         verdict rests on the median of the pairs' ratios and its 99 % confidence sequence: an interval that holds the

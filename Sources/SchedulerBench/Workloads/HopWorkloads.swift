@@ -4,15 +4,20 @@ extension Workload {
     /// W4: a counter bounces between two serial lanes; each hop is scheduled from inside the other lane's task.
     static let pingPong = Workload(
         id: .pingPong, name: "ping-pong", summary: "round trips between two schedulers",
-        requires: [.serial, .asynchronous, .promptWakeUp], metrics: [.nsPerRoundTrip],
+        requires: [.serial, .asynchronous, .promptWakeUp], metrics: [.nsPerRoundTrip, .cpuNsPerRoundTrip],
         configurations: { [Parameters([.roundTrips: $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
     ) { lanes, _, parameters in
         let trips = parameters[.roundTrips]
         let rally = Rally(ping: lanes.lane("ping"), pong: lanes.lane("pong"), trips: trips)
+        let cpuStart = ProcessCPU.nanoseconds()
         let start = Clock.now()
         rally.serve()
         rally.done.wait()
-        return RoundResult(values: [.nsPerRoundTrip: nanosecondsPer(trips, from: start, to: Clock.now())])
+        let end = Clock.now()
+        return RoundResult(values: [
+            .nsPerRoundTrip: nanosecondsPer(trips, from: start, to: end),
+            .cpuNsPerRoundTrip: nanosecondsPer(trips, from: cpuStart, to: ProcessCPU.nanoseconds()),
+        ])
     }
 
     /// W10: values delivered through two schedulers in turn, as `deliverOn` / `observe(on:)` chains do: the producer

@@ -44,7 +44,7 @@ extension Workload {
     /// W2: P producer threads, released together, share `tasks` empty tasks onto one serial scheduler.
     static let producers = Workload(
         id: .producers, name: "producers", summary: "P producer threads onto one serial scheduler",
-        requires: [.serial, .asynchronous], metrics: [.nsPerTask],
+        requires: [.serial, .asynchronous], metrics: [.nsPerTask, .cpuNsPerTask],
         configurations: { scale in
             [1, 2, 4, 8].map {
                 Parameters([.producers: $0, .tasks: scale.size(full: 40_000, quick: 4_000, smoke: 160)])
@@ -55,20 +55,22 @@ extension Workload {
         let lane = lanes.lane("w2")
         let done = Countdown(tasks)
         let start = Atomic<UInt64>(0)
+        let cpuStart = ProcessCPU.nanoseconds()  // includes starting the producer threads, the same for every lane
         Producers.run(producers, released: { start.store(Clock.now(), ordering: .relaxed) }) { index in
             let share = tasks / producers + (index < tasks % producers ? 1 : 0)
             for _ in 0..<share { lane.submit { done.tick() } }
         }
         done.wait()
         return RoundResult(values: [
-            .nsPerTask: nanosecondsPer(tasks, from: start.load(ordering: .relaxed), to: Clock.now())
+            .nsPerTask: nanosecondsPer(tasks, from: start.load(ordering: .relaxed), to: Clock.now()),
+            .cpuNsPerTask: nanosecondsPer(tasks, from: cpuStart, to: ProcessCPU.nanoseconds()),
         ])
     }
 
     /// W3: one producer spreads tasks round-robin over M serial schedulers of one instance (one pool).
     static let fanOut = Workload(
         id: .fanOut, name: "fan-out", summary: "one producer, tasks round-robin over M serial schedulers on one pool",
-        requires: [.serial, .asynchronous], metrics: [.nsPerTask],
+        requires: [.serial, .asynchronous], metrics: [.nsPerTask, .cpuNsPerTask],
         configurations: { scale in
             [1, 16, 1_000].map {
                 Parameters([.schedulers: $0, .tasks: scale.size(full: 50_000, quick: 5_000, smoke: 200)])
@@ -78,10 +80,15 @@ extension Workload {
         let (count, tasks) = (parameters[.schedulers], parameters[.tasks])
         let targets = lanes.lanes(count, prefix: "w3")
         let done = Countdown(tasks)
+        let cpuStart = ProcessCPU.nanoseconds()
         let start = Clock.now()
         for index in 0..<tasks { targets[index % count].submit { done.tick() } }
         done.wait()
-        return RoundResult(values: [.nsPerTask: nanosecondsPer(tasks, from: start, to: Clock.now())])
+        let end = Clock.now()
+        return RoundResult(values: [
+            .nsPerTask: nanosecondsPer(tasks, from: start, to: end),
+            .cpuNsPerTask: nanosecondsPer(tasks, from: cpuStart, to: ProcessCPU.nanoseconds()),
+        ])
     }
 
     /// W8: `scheduleRecursive` steps, each rescheduling the next from inside the running step.
