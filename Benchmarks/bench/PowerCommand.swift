@@ -33,6 +33,11 @@ struct PowerCommand: ParsableCommand {
     @Option(name: .long, help: "The margin of the verdicts, as bench ab --min-effect (default: 0.02).")
     var minEffect: Double = 0.02
 
+    @Option(
+        name: .long,
+        help: "Plant only in these backends (default: every measured one); the others give A/A verdicts beside them.")
+    var plant: [String] = []
+
     @Option(name: .long, help: "How each trial's pairs run, as bench ab --pairing: duet (default) or sequential.")
     var pairing: String = Pairing.duet.rawValue
 
@@ -51,6 +56,7 @@ struct PowerCommand: ParsableCommand {
         request.budgetSeconds = budget
         request.minimumEffect = minEffect
         request.pairing = try Selection.pairing(pairing)
+        request.planted = try Selection.backends(plant)
         request.output = output
         let outcome = try PowerSession.perform(request, launcher: BenchLauncher(), commandLine: Console.commandLine) {
             Console.error("bench: \($0)")

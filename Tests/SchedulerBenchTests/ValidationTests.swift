@@ -77,6 +77,10 @@ import Testing
         request.workloads = [.startLatency]  // W5 reports latencies only: nothing a duet could judge
         #expect(Self.message { try request.preflight() }.contains("or pass --pairing sequential"))
         #expect(Self.message { _ = try Selection.pairing("together") }.contains("pass --pairing duet or sequential"))
+        var power = PowerRequest()
+        power.backends = [.threadPool]
+        power.planted = [.immediate]
+        #expect(Self.message { try power.preflight() }.contains("--plant immediate: not among the backends measured"))
         #expect(
             Self.message {
                 _ = try CalibrateSession.perform(

@@ -16,6 +16,9 @@ public struct PowerRequest: Sendable {
     public var minimumEffect = 0.02
     /// How each trial's pairs run, as `bench ab --pairing`.
     public var pairing = Pairing.duet
+    /// The backends the slowdowns are planted in; nil: every selected one. The others run unplanted beside them, so
+    /// every trial also gives their A/A verdicts: a plant in one backend must not mark another.
+    public var planted: [BackendID]?
     public var output = "Results/power"
 
     public init() {}
@@ -44,7 +47,17 @@ public struct PowerRequest: Sendable {
         guard let metric = try plantedMetric(), metric.unit == "ns" else {
             throw BenchError("bench power plants a delay per task: pick a workload timed in ns per unit, such as W1")
         }
+        if let planted {
+            let measured = Set(try RunRequest(backends: backends, workloads: [workload]).resolvedBackends().map(\.id))
+            if let stray = planted.first(where: { !measured.contains($0) }) {
+                throw BenchError(
+                    "--plant \(stray): not among the backends measured on \(workload); add it to --backend")
+            }
+        }
     }
+
+    /// Whether `backend`'s tasks get the slowdown.
+    func plants(_ backend: BackendID) -> Bool { planted?.contains(backend) ?? true }
 
     /// The figure the plants are sized from and judged on: the workload's first metric that the pairing judges (a
     /// duet's is CPU time per unit, a delay spun in every task adds to it one for one).
@@ -62,7 +75,10 @@ public struct PowerRequest: Sendable {
 /// trial's budget ends. An effect of 0 is an A/A trial: every verdict other than same or undecided is a false alarm.
 public enum PowerSession {
     public struct Trial: Sendable {
+        /// The slowdown planted in this cell's backend: 0 in an A/A trial, and for a backend left unplanted.
         public let effect: Double
+        /// The slowdown planted in the trial (in the planted backends).
+        public let trialEffect: Double
         public let index: Int
         public let line: ABAnalysis.Line
         /// Every pair's ratio B/A of the cell: pooled over an effect's trials, they measure the effect the plant
@@ -91,7 +107,8 @@ public enum PowerSession {
         let finished = Locked(0)
         Interruption.install { "after \(finished.withLock { $0 }) trials; nothing was written" }
         let pilot = try pilotFigures(
-            template, metric: metric, bench: bench, environment: environment, launcher: launcher)
+            template, metric: metric, pairing: request.pairing, bench: bench, environment: environment,
+            launcher: launcher)
         log(
             "pilot: "
                 + pilot.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) \(Format.short($0.value)) ns" }
@@ -103,8 +120,9 @@ public enum PowerSession {
                 func side(_ name: String, _ fraction: Double) -> ProcessSide {
                     var settings = environment
                     settings[PlantedDelay.variable] =
-                        PlantedDelay(nanoseconds: pilot.mapValues { $0 * fraction })
-                        .environmentValue
+                        PlantedDelay(
+                            nanoseconds: pilot.filter { request.plants($0.key) }.mapValues { $0 * fraction }
+                        ).environmentValue
                     return ProcessSide(name: name, executable: bench, environment: settings)
                 }
                 let pairs = try PairedProcesses.run(
@@ -128,7 +146,9 @@ public enum PowerSession {
                         else { return nil }
                         return b.summary.median.value / a.summary.median.value
                     }
-                    return Trial(effect: effect, index: index, line: line, ratios: ratios, seconds: seconds)
+                    return Trial(
+                        effect: request.plants(line.cell.backend) ? effect : 0, trialEffect: effect, index: index,
+                        line: line, ratios: ratios, seconds: seconds)
                 }
                 finished.withLock { $0 += 1 }
                 log(
@@ -155,28 +175,24 @@ public enum PowerSession {
         analysis.lines.filter { $0.cell.metric == metric }
     }
 
-    /// Pilot processes: one process's figure can sit in a slow stretch of the machine, and the plants are sized
-    /// from it.
-    static let pilotProcesses = 3
+    /// Pilot pairs: one process's figure can sit in a slow stretch of the machine, and the plants are sized from it.
+    static let pilotPairs = 2
 
-    /// Each backend's figure of the planted metric: the median over ``pilotProcesses`` processes of this build.
+    /// Each backend's figure of the planted metric as the trials will measure it (pairs of the same pairing, nothing
+    /// planted): the median over the ``pilotPairs`` pairs' processes.
     private static func pilotFigures(
-        _ template: RunRequest, metric: Metric, bench: String, environment: [String: String],
+        _ template: RunRequest, metric: Metric, pairing: Pairing, bench: String, environment: [String: String],
         launcher: any ChildLauncher
     ) throws -> [BackendID: Double] {
-        let scratch = try ScratchFolder("power-pilot")
-        defer { scratch.remove() }
+        let side = ProcessSide(name: "pilot", executable: bench, environment: environment)
+        let pairs = try PairedProcesses.run(
+            template, a: side, b: ProcessSide(name: "pilot B", executable: bench, environment: environment),
+            pairing: pairing, launcher: launcher, minimumPairs: pilotPairs, maximumPairs: pilotPairs,
+            budgetSeconds: .infinity
+        ) { _, _ in true }
         var figures: [BackendID: [Double]] = [:]
-        for index in 0..<pilotProcesses {
-            var child = template
-            child.outputDirectory = scratch.url.path
-            child.runID = "pilot-\(index)"
-            try ChildProcess.run(
-                .run(child), launcher: launcher, executable: bench, environment: environment, captureError: true)
-            let rows = try SummaryRow.read(scratch.url.appendingPathComponent("pilot-\(index)/summary.csv").path)
-            for row in rows where row.metric == metric {
-                figures[row.backend, default: []].append(row.summary.median.value)
-            }
+        for row in pairs.flatMap({ $0.baseline + $0.candidate }) where row.metric == metric {
+            figures[row.backend, default: []].append(row.summary.median.value)
         }
         return figures.mapValues { Statistics.median($0) }
     }

@@ -5,14 +5,16 @@ import ToolSupport
 enum PowerReport {
     static func csv(_ trials: [PowerSession.Trial]) -> String {
         let header = [
-            "effect", "trial", "backend", "workload", "metric", "pairs", "ratio", "ratio_low", "ratio_high", "verdict",
+            "effect", "trial_effect", "trial", "backend", "workload", "metric", "pairs", "ratio", "ratio_low",
+            "ratio_high", "verdict",
             "smallest_callable", "seconds",
         ]
         return CSV.encode(
             [header]
                 + trials.map {
                     [
-                        Format.number($0.effect), String($0.index), $0.line.cell.backend.rawValue,
+                        Format.number($0.effect), Format.number($0.trialEffect), String($0.index),
+                        $0.line.cell.backend.rawValue,
                         $0.line.cell.workload.rawValue, $0.line.cell.metric.name, String($0.line.pairs),
                         Format.number($0.line.ratio.value), Format.number($0.line.ratio.low),
                         Format.number($0.line.ratio.high), $0.line.verdict.rawValue,
@@ -61,6 +63,11 @@ enum PowerReport {
         return widths.isEmpty ? "-" : "±" + Format.short(Statistics.median(widths) * 100) + " %"
     }
 
+    private static func plantedIn(_ request: PowerRequest) -> String {
+        request.planted.map { "\($0.map(\.rawValue).joined(separator: ", ")) (the others unplanted)" }
+            ?? "every backend"
+    }
+
     private static let cpuTimeNote =
         "A duet judges CPU time, to which the spin adds one for one, wherever the task runs."
     private static let wallClockNote =
@@ -100,13 +107,15 @@ enum PowerReport {
             Each trial runs pairs of processes of this one build as `bench ab --pairing \(request.pairing.rawValue)` \
             does (\(request.pairing.summary); at least \
             \(ABAnalysis.pairsForABound), then until every cell is decided or \(Int(request.budgetSeconds)) s), on \
-            \(request.workload) at quick scale. B spins, before every task of every backend, the planted fraction of \
-            that backend's pilot figure (\(metric.name)); A spins 0, so nothing else differs. Verdicts as `bench ab` \
-            gives them: the 99 % confidence sequence, margin ±\(Format.short(request.minimumEffect * 100)) %. \
-            "called" counts trials read slower; "A/A marked" counts trials of the build against itself read faster or \
-            slower (false alarms); "A/A ±" is the median half-width of their intervals at a trial's end, the smallest \
-            change a trial of that length could call. In brackets, the effect the plant really had: the median of every pair's B/A over \
-            the effect's trials, with its 99 % interval. \(request.pairing == .duet ? Self.cpuTimeNote : Self.wallClockNote)
+            \(request.workload) at quick scale. B spins, before every task of \(plantedIn(request)), the planted \
+            fraction of that backend's pilot figure (\(metric.name), the median of \(PowerSession.pilotPairs) unplanted \
+            pairs run the same way); A spins 0, so nothing else differs. Verdicts as \
+            `bench ab` gives them: the 99 % confidence sequence, margin ±\(Format.short(request.minimumEffect * 100)) %. \
+            "called" counts trials read slower; "A/A marked" counts cells of the build against itself read faster or \
+            slower (false alarms): every cell of an effect-0 trial, and every unplanted backend's cell of the others; \
+            "A/A ±" is the median half-width of their intervals at a trial's end, the smallest change a trial of that \
+            length could call. In brackets, the effect the plant really had: the median of every pair's B/A over the \
+            effect's trials, with its 99 % interval. \(request.pairing == .duet ? Self.cpuTimeNote : Self.wallClockNote)
 
             ```
             \(table.render())
