@@ -36,6 +36,15 @@ import Testing
 
     /// A build against itself, looked at after every one of 200 pairs with no margin at all: marked faster or slower
     /// in at most 1 % of 1 000 seeds (the sequence's promise).
+    /// One pair, or eleven that agree, bound nothing yet: a verdict after the first pair would be a guess.
+    @Test func fewerValuesThanTheFirstBoundAreUnbounded() {
+        for count in [1, 11] {
+            let estimate = ConfidenceSequence.median(Array(repeating: 1.05, count: count), miss: ABAnalysis.miss)
+            #expect(estimate.low == -.infinity && estimate.high == .infinity, "\(count) values")
+        }
+        #expect(ConfidenceSequence.median(Array(repeating: 1.05, count: 12), miss: ABAnalysis.miss) == .exact(1.05))
+    }
+
     @Test func optionalStoppingKeepsFalseAlarmsUnderOnePercent() {
         let marked = (0..<1_000).filter {
             Self.firstCall(seed: UInt64($0), shift: 1, pairs: 200, margin: 0) { Self.sequenceRanks[$0] } != .undecided

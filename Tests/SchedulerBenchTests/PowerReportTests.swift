@@ -28,6 +28,10 @@ import Testing
         let page = PowerReport.markdown(
             trials, request: request, metric: .cpuNsPerTask, pilot: [:], command: "bench power")
         #expect(page.contains("A/A: 1 of 1 cell verdicts marked"))
+        request.effects = [0.03]  // no A/A trial asked for: the unplanted backend's column is shown all the same
+        #expect(
+            PowerReport.markdown(trials, request: request, metric: .cpuNsPerTask, pilot: [:], command: "")
+                .contains("A/A marked"))
         #expect(page.contains("threadpool (the others unplanted)"))
         #expect(page.contains("planted slowdowns called faster: 0 of 1"))
         #expect(PowerReport.csv(trials).contains("0,0.030,1,immediate"))

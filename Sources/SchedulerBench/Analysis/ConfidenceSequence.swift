@@ -30,10 +30,11 @@ public enum ConfidenceSequence {
     public static func median(_ values: [Double], miss: Double) -> Estimate {
         let sorted = values.sorted()
         let point = Statistics.median(sorted: sorted)
-        if sorted.first == sorted.last { return .exact(point) }
+        // Too few values bound nothing, even when they agree: one pair's ratio is not yet a verdict.
         guard let rank = rank(count: sorted.count, miss: miss) else {
             return Estimate(value: point, low: -.infinity, high: .infinity)
         }
+        if sorted.first == sorted.last { return .exact(point) }
         return Estimate(value: point, low: sorted[rank - 1], high: sorted[sorted.count - rank])
     }
 

@@ -162,7 +162,9 @@ public enum PowerSession {
             runID: id, files: ["power.csv": PowerReport.csv(trials), "POWER.md": page])
         do {
             _ = try Report.drawCharts(
-                PowerReport.chartPoints(trials, effects: request.effects, margin: request.minimumEffect),
+                PowerReport.chartPoints(
+                    trials, effects: PowerReport.shownEffects(trials, request: request),
+                    margin: request.minimumEffect),
                 allocator: .jemalloc,
                 into: folder.appendingPathComponent("charts").path, log: log)
         } catch {

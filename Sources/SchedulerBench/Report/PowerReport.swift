@@ -23,6 +23,11 @@ enum PowerReport {
                 })
     }
 
+    /// The effects asked for, and 0 where unplanted backends (`--plant`) gave A/A cells though 0 was not asked for.
+    static func shownEffects(_ trials: [PowerSession.Trial], request: PowerRequest) -> [Double] {
+        trials.contains { $0.effect == 0 } && !request.effects.contains(0) ? [0] + request.effects : request.effects
+    }
+
     /// "4/5": how many of a cell's trials read `verdict`.
     static func rate(_ trials: [PowerSession.Trial], _ verdicts: Set<ABAnalysis.Verdict>) -> String {
         "\(trials.filter { verdicts.contains($0.line.verdict) }.count)/\(trials.count)"
@@ -78,7 +83,7 @@ enum PowerReport {
         _ trials: [PowerSession.Trial], request: PowerRequest, metric: Metric, pilot: [BackendID: Double],
         command: String
     ) -> String {
-        let effects = request.effects
+        let effects = shownEffects(trials, request: request)
         let backends = trials.map(\.line.cell.backend).reduce(into: [BackendID]()) {
             if !$0.contains($1) { $0.append($1) }
         }
