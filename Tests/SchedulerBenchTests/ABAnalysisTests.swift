@@ -23,10 +23,10 @@ import Testing
     static func sequential(seed: UInt64, shift: Double, processNoise: Double) -> ABAnalysis.Verdict {
         let all = pairs(seed: seed, count: 40, shift: shift, processNoise: processNoise)
         var count = ABAnalysis.pairsForABound
-        var analysis = ABAnalysis(pairs: Array(all.prefix(count)), minimumEffect: 0.05)
+        var analysis = ABAnalysis(pairs: Array(all.prefix(count)), minimumEffect: 0.05, pairing: .sequential)
         while count < all.count && analysis.wantsMorePairs {
             count += 1
-            analysis = ABAnalysis(pairs: Array(all.prefix(count)), minimumEffect: 0.05)
+            analysis = ABAnalysis(pairs: Array(all.prefix(count)), minimumEffect: 0.05, pairing: .sequential)
         }
         return analysis.lines[0].verdict
     }
@@ -54,12 +54,14 @@ import Testing
     @Test func anUndecidedCellSaysWhatItCouldHaveCalled() throws {
         for seed in UInt64(0)..<50 {
             let noise = Self.pairs(seed: seed, count: 16, shift: 1, processNoise: 0.06)
-            let line = try #require(ABAnalysis(pairs: noise, minimumEffect: 0.05).lines.first)
+            let line = try #require(ABAnalysis(pairs: noise, minimumEffect: 0.05, pairing: .sequential).lines.first)
             guard line.verdict == .undecided else { continue }
             let callable = try #require(line.smallestCallable)
             #expect(callable > 0.05)
             let shifted = Self.pairs(seed: seed, count: 16, shift: 1 + 2 * callable, processNoise: 0.06)
-            #expect(ABAnalysis(pairs: shifted, minimumEffect: 0.05).lines.first?.verdict == .slower, "seed \(seed)")
+            #expect(
+                ABAnalysis(pairs: shifted, minimumEffect: 0.05, pairing: .sequential).lines.first?.verdict == .slower,
+                "seed \(seed)")
         }
     }
 
@@ -112,7 +114,7 @@ import Testing
                 [Fixtures.row(.threadPool, median: 110), Fixtures.row(.dispatch, median: 300)]
             ),
         ]
-        let analysis = ABAnalysis(pairs: pairs, minimumEffect: 0.05)
+        let analysis = ABAnalysis(pairs: pairs, minimumEffect: 0.05, pairing: .sequential)
         #expect(analysis.lines.map(\.cell.backend) == [.threadPool, .dispatch])
         #expect(analysis.lines.map(\.pairs) == [2, 1])
         #expect(analysis.csv.contains("threadpool,2,100,110,1.100"))

@@ -47,8 +47,7 @@ public struct ABAnalysis: Sendable {
     /// `pairs`: per pair, A's and B's summary rows. Cells missing from a process are left out of that pair, and so
     /// are the metrics `pairing` does not judge.
     public init(
-        pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])], minimumEffect: Double,
-        pairing: Pairing = .sequential
+        pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])], minimumEffect: Double, pairing: Pairing
     ) {
         self.minimumEffect = minimumEffect
         self.pairing = pairing
