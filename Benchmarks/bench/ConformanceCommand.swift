@@ -36,24 +36,25 @@ struct ConformanceCommand: ParsableCommand {
 
     /// The catalog: SchedulerKit's schedulers, then the peers' (SwiftNIO, Combine) whose traits are enabled.
     static let backends = Catalog.subjects
+    static let clocks = ClockSubject.builtIn
 
     func validate() throws {
-        let ruleIDs = Set(ConformanceRules.all.map(\.id))
+        let ruleIDs = ConformanceRules.all.map(\.id) + ClockRules.all.map(\.id)
         if let unknown = rule.first(where: { !ruleIDs.contains($0) }) {
-            throw ValidationError(
-                "unknown rule '\(unknown)'; known: \(ConformanceRules.all.map(\.id).joined(separator: " "))")
+            throw ValidationError("unknown rule '\(unknown)'; known: \(ruleIDs.joined(separator: " "))")
         }
         if child && backend.count != 1 { throw ValidationError("--child takes exactly one --backend") }
-        let names = Set(Self.backends.map(\.name))
+        let names = Self.backends.map(\.name) + Self.clocks.map(\.name)
         if let unknown = backend.first(where: { !names.contains($0) }) {
-            throw ValidationError(
-                "unknown backend '\(unknown)'; known: \(Self.backends.map(\.name).joined(separator: " "))")
+            throw ValidationError("unknown backend '\(unknown)'; known: \(names.joined(separator: " "))")
         }
     }
 
     func run() throws {
         let rules = rule.isEmpty ? ConformanceRules.all : ConformanceRules.all.filter { rule.contains($0.id) }
         let backends = backend.isEmpty ? Self.backends : Self.backends.filter { backend.contains($0.name) }
+        let clockRules = rule.isEmpty ? ClockRules.all : ClockRules.all.filter { rule.contains($0.id) }
+        let clocks = backend.isEmpty ? Self.clocks : Self.clocks.filter { backend.contains($0.name) }
         if child {
             // The checks run on a thread of their own while this (main) thread serves the main queue, which
             // MainThreadScheduler runs its work on; nothing else would drain it in a program with a synchronous main.
@@ -62,21 +63,31 @@ struct ConformanceCommand: ParsableCommand {
             return
         }
         // Each backend's checks run in child processes of this executable, so a crash fails one rule, not the run.
-        let results = try IsolatedRun.runAll(
-            rules: rules, backends: backends, executable: Bundle.main.executablePath ?? "/proc/self/exe",
-            arguments: { ["conformance", "--child", "--backend", $0, "--rule"] + $1 }
-        ) { result, done, total in
-            FileHandle.standardError.write(
-                Data(
-                    "\r[\(done)/\(total)] \(result.ruleID) · \(result.backendName): \(result.outcome.label)\u{1B}[K"
-                        .utf8))
-        }
+        let schedulerResults =
+            rules.isEmpty || backends.isEmpty
+            ? []
+            : try IsolatedRun.runAll(
+                rules: rules, backends: backends, executable: Bundle.main.executablePath ?? "/proc/self/exe",
+                arguments: { ["conformance", "--child", "--backend", $0, "--rule"] + $1 }
+            ) { result, done, total in
+                FileHandle.standardError.write(
+                    Data(
+                        "\r[\(done)/\(total)] \(result.ruleID) · \(result.backendName): \(result.outcome.label)\u{1B}[K"
+                            .utf8))
+            }
         FileHandle.standardError.write(Data("\n".utf8))
+        // Clock checks run in this process, after the schedulers': the built-in clocks are the standard library's and
+        // SchedulerClock over schedulers the matrix above has already run.
+        let clockResults = ClockResults(
+            rules: clockRules, subjects: clocks,
+            results: Self.blocking { await ConformanceReport.runClocks(rules: clockRules, clocks: clocks) })
+        let results = schedulerResults + clockResults.results
         let provenance = ReportProvenance(command: commandLine(), commit: gitCommit(), machine: machineDescription())
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         do {
             try ConformanceReport.write(
-                results, rules: rules, backends: backends, provenance: provenance, to: directory)
+                schedulerResults, rules: rules, backends: backends, clocks: clockResults, provenance: provenance,
+                to: directory)
         } catch {
             throw ValidationError(
                 "cannot write reports to \(directory.path): \(error.localizedDescription); check the --output directory"
@@ -107,6 +118,19 @@ struct ConformanceCommand: ParsableCommand {
     }
 
     /// Runs `body` on a new thread and pumps the main run loop (and so the main queue) until it returns.
+    /// Runs async work from this synchronous command (the main thread is no thread of the cooperative pool).
+    static func blocking<R: Sendable>(_ body: @escaping @Sendable () async -> R) -> R {
+        let result = Locked<R?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+
     static func servingMainQueue<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
         let result = Locked<R?>(nil)
         let worker = Thread {

@@ -101,6 +101,9 @@ public enum RuleOutcome: Sendable, Equatable {
         if case .failed = self { return true }
         return false
     }
+
+    /// The cell of a conformance matrix: pass, **FAIL**, declared or n/a.
+    public var matrixCell: String { isFailure ? "**FAIL**" : label == "passed" ? "pass" : label }
 }
 
 /// The outcome of one rule on one backend, with the seconds the check took.
@@ -128,7 +131,8 @@ extension RuleResult {
     /// again. Empty unless the outcome is a failure.
     public var failureMessage: String {
         guard case .failed(let detail) = outcome else { return "" }
-        let statement = ConformanceRules.rule(ruleID)?.statement ?? "(unknown rule)"
+        let statement =
+            ConformanceRules.rule(ruleID)?.statement ?? ClockRules.rule(ruleID)?.statement ?? "(unknown rule)"
         return """
             \(ruleID) · \(backendName) failed: \(detail)
               The rule: \(statement)

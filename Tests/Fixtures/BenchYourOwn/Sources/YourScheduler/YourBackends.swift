@@ -22,3 +22,10 @@ extension Backend {
         BackendInstance { QueueScheduler(name: $0) }
     }
 }
+
+extension ClockSubject {
+    /// The package's own clock as a subject of the kit's clock rules.
+    public static let uptimeClock = ClockSubject(name: "UptimeClock", summary: "CLOCK_MONOTONIC, read directly") {
+        ClockUnderTest(UptimeClock())
+    }
+}

@@ -23,6 +23,14 @@ import Testing
         #expect(result.outcome != .notApplicable, "\(rule.id) applies to a serial asynchronous scheduler")
     }
 
+    @Test(arguments: ClockRules.all)
+    func clockKeepsTheRule(_ rule: ClockRule) async {
+        let result = await ClockSubject.uptimeClock.evaluate(rule)
+        #expect(!result.outcome.isFailure, "\(result)")
+        #expect(
+            (result.outcome == .notApplicable) == (rule.kinds == [.virtual]), "a real clock gets every real-time rule")
+    }
+
     @Test func rulesItsTraitsDoNotSelectAreNotApplicableNeverPassed() throws {
         let timeRule = try #require(ConformanceRules.rule("T1"))
         #expect(ConformanceBackend.queueScheduler.evaluate(timeRule).outcome == .notApplicable)

@@ -1,0 +1,121 @@
+import SchedulerKit
+
+/// A clock the kit can judge: any Swift `Clock` whose durations are `Swift.Duration`, real or virtual.
+///
+/// A real clock moves by itself; a virtual one moves only when a test drives it, and the subject says how, with a
+/// ``VirtualClockDriver``. The rules (``ClockRules``) select by ``ClockKind``; a promise the clock does not keep is
+/// declared with its reason, as a scheduler's is.
+///
+/// ```swift
+/// let subject = ClockSubject(name: "ContinuousClock", summary: "the monotonic clock") { ClockUnderTest(ContinuousClock()) }
+/// for rule in ClockRules.all { let result = await subject.evaluate(rule) }
+/// ```
+public struct ClockSubject: Sendable, CustomStringConvertible {
+    public let name: String
+    /// One line: what the clock is.
+    public let summary: String
+    /// Rule id to the reason this clock does not keep it.
+    public let declarations: [String: String]
+    /// Makes a fresh clock (and its driver) for one check.
+    public let make: @Sendable () -> ClockUnderTest
+
+    public init(
+        name: String, summary: String = "", declarations: [String: String] = [:],
+        make: @escaping @Sendable () -> ClockUnderTest
+    ) {
+        self.name = name
+        self.summary = summary
+        self.declarations = declarations
+        self.make = make
+    }
+
+    public var description: String { name }
+
+    /// Real or virtual, read from a clock this subject makes.
+    public var kind: ClockKind { make().kind }
+
+    /// Runs `rule` on a fresh clock: passed, failed with what went wrong, declared, or not applicable.
+    public func evaluate(_ rule: ClockRule) async -> RuleResult {
+        let started = SchedulerTime.monotonicNow()
+        func result(_ outcome: RuleOutcome) -> RuleResult {
+            let seconds = Double(started.duration(to: .monotonicNow()).nanosecondsChecked()) / 1e9
+            return RuleResult(ruleID: rule.id, backendName: name, outcome: outcome, seconds: seconds)
+        }
+        let clock = make()
+        guard rule.kinds.contains(clock.kind) else { return result(.notApplicable) }
+        if let reason = declarations[rule.id] { return result(.declared(reason: reason)) }
+        do {
+            return result(.passed(note: try await rule.check(clock)))
+        } catch let failure as RuleFailure {
+            return result(.failed(detail: failure.detail))
+        } catch {
+            return result(.failed(detail: "threw \(error)"))
+        }
+    }
+}
+
+/// Whether a clock moves by itself.
+public enum ClockKind: String, Sendable, CaseIterable {
+    /// It moves by itself (`ContinuousClock`, `SuspendingClock`, a clock over a real scheduler).
+    case real
+    /// It moves only when driven (`SchedulerClock` over `TestScheduler`, swift-clocks' `TestClock`).
+    case virtual
+}
+
+/// How a test drives a virtual clock, and where the sleepers it wakes run.
+public struct VirtualClockDriver: Sendable {
+    /// Where the kit runs its sleepers; nil: an executor of the kit's own, a serial one. Give the executor that an
+    /// advance drives (``SchedulerTaskExecutor`` over the `TestScheduler` under a ``SchedulerClock``) and sleepers
+    /// run inside the advance, at their deadlines.
+    public var executor: (any TaskExecutor)?
+    /// Lets every sleeper started so far reach its sleep, without moving time.
+    public var settle: @Sendable () async -> Void
+    /// Moves time forward by the duration, waking every sleeper due by then.
+    public var advance: @Sendable (Duration) async -> Void
+
+    public init(
+        executor: (any TaskExecutor)? = nil, settle: @escaping @Sendable () async -> Void,
+        advance: @escaping @Sendable (Duration) async -> Void
+    ) {
+        self.executor = executor
+        self.settle = settle
+        self.advance = advance
+    }
+
+    /// The driver of a ``SchedulerClock`` over `scheduler`: sleepers run as its tasks, settling runs what is due
+    /// now, and an advance is the scheduler's.
+    public static func testScheduler(_ scheduler: TestScheduler) -> VirtualClockDriver {
+        VirtualClockDriver(
+            executor: SchedulerTaskExecutor(scheduler), settle: { scheduler.advance(by: .zero) },
+            advance: { scheduler.advance(by: $0) })
+    }
+}
+
+/// What the rules see of a clock: instants as durations since the clock's `now` when it was handed over, so one
+/// check serves every clock whatever its `Instant` type.
+public struct ClockUnderTest: Sendable {
+    public let kind: ClockKind
+    let driver: VirtualClockDriver?
+    /// `now`, as the duration since the origin.
+    let now: @Sendable () -> Duration
+    /// Sleeps until origin + the duration.
+    let sleep: @Sendable (Duration) async throws -> Void
+
+    /// A real clock.
+    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        self.init(clock, kind: .real, driver: nil)
+    }
+
+    /// A virtual clock and the way to drive it.
+    public init<C: Clock>(_ clock: C, driver: VirtualClockDriver) where C.Duration == Duration {
+        self.init(clock, kind: .virtual, driver: driver)
+    }
+
+    private init<C: Clock>(_ clock: C, kind: ClockKind, driver: VirtualClockDriver?) where C.Duration == Duration {
+        let origin = clock.now
+        self.kind = kind
+        self.driver = driver
+        self.now = { origin.duration(to: clock.now) }
+        self.sleep = { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
+    }
+}

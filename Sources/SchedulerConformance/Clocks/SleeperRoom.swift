@@ -1,0 +1,80 @@
+import Dispatch
+import SchedulerKit
+
+/// Where a clock check runs its sleepers, and how it waits for them.
+///
+/// Sleepers are tasks with an executor preference: the driver's executor for a virtual clock that has one (an
+/// advance then runs them), else a serial executor of the kit's own on a thread of its own, so that no check needs
+/// the global cooperative pool, which the test runner's own threads may be blocking.
+final class SleeperRoom: Sendable {
+    let clock: ClockUnderTest
+    let executor: any TaskExecutor
+    private let ownPool: ThreadPool?
+    /// Sleepers that reached the line just before their sleep.
+    let asleep = Counter()
+
+    init(_ clock: ClockUnderTest) {
+        self.clock = clock
+        if let executor = clock.driver?.executor {
+            self.executor = executor
+            self.ownPool = nil
+        } else {
+            let pool = ThreadPool(threadCount: 1, name: "clock-sleepers")
+            self.executor = SchedulerTaskExecutor(pool.makeScheduler(name: "sleepers"))
+            self.ownPool = pool
+        }
+    }
+
+    /// Starts a sleeper that sleeps until origin + `deadline`, then runs `woke` with the clock's `now`; a sleep that
+    /// throws runs `threw` instead.
+    @discardableResult
+    func sleeper(
+        until deadline: Duration, woke: @escaping @Sendable (Duration) -> Void,
+        threw: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) -> Task<Void, Never> {
+        let clock = clock
+        let asleep = asleep
+        return Task(executorPreference: executor) {
+            asleep.increment()
+            do {
+                try await clock.sleep(deadline)
+                woke(clock.now())
+            } catch {
+                threw(error)
+            }
+        }
+    }
+
+    /// Lets every sleeper started so far reach its sleep (`count` of them in all) without moving time.
+    func settle(_ count: Int) async throws {
+        await clock.driver?.settle()
+        try await poll("\(count) sleepers to start", timeout: .seconds(10)) { self.asleep.value >= count }
+        await clock.driver?.settle()
+    }
+
+    func advance(by duration: Duration) async {
+        await clock.driver?.advance(duration)
+    }
+
+    func close() { ownPool?.shutdown() }
+}
+
+/// Waits (polling every millisecond, on the monotonic clock) until `condition` holds; fails the check after `timeout`.
+func poll(_ what: String, timeout: Duration, _ condition: @Sendable () -> Bool) async throws {
+    let start = SchedulerTime.monotonicNow()
+    while !condition() {
+        if start.duration(to: .monotonicNow()) > timeout {
+            if condition() { return }
+            throw RuleFailure("waited \(timeout) for \(what)")
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+/// Seconds or milliseconds, for notes and details.
+func readable(_ duration: Duration) -> String {
+    let ns = Double(duration.nanosecondsChecked())
+    if abs(ns) >= 1e9 { return "\((ns / 1e7).rounded() / 100) s" }
+    if abs(ns) >= 1e6 { return "\((ns / 1e4).rounded() / 100) ms" }
+    return "\((ns / 10).rounded() / 100) µs"
+}

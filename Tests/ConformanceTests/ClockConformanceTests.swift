@@ -1,0 +1,110 @@
+import SchedulerConformance
+import SchedulerKit
+import Testing
+
+/// One clock rule on one clock subject.
+struct ClockCase: Sendable, CustomTestStringConvertible {
+    let subject: ClockSubject
+    let rule: ClockRule
+    var testDescription: String { "\(rule.id) · \(subject.name)" }
+
+    static func cases(_ subjects: [ClockSubject]) -> [ClockCase] {
+        subjects.flatMap { subject in
+            ClockRules.all.filter { $0.kinds.contains(subject.kind) }.map { ClockCase(subject: subject, rule: $0) }
+        }
+    }
+}
+
+/// A clock with one defect and the rules it must fail (the others of its kind it must pass).
+struct ClockControl: Sendable, CustomTestStringConvertible {
+    let subject: ClockSubject
+    let mustFail: Set<String>
+    var testDescription: String { subject.name }
+
+    static func virtual(_ name: String, _ defects: ControlClock.Defects, mustFail: Set<String>) -> ClockControl {
+        ClockControl(
+            subject: ClockSubject(name: "Control: \(name)") {
+                let clock = ControlClock(defects)
+                return ClockUnderTest(clock, driver: clock.driver)
+            }, mustFail: mustFail)
+    }
+
+    static let all: [ClockControl] = [
+        ClockControl(
+            subject: ClockSubject(name: "Control: wakes 5 ms early") { ClockUnderTest(EarlyContinuousClock()) },
+            mustFail: ["CL1"]),
+        // Waking the next step's sleepers early also wakes them at a now before their deadline (CL5).
+        virtual("wakes early", .wakesEarly, mustFail: ["CL1", "CL5"]),
+        virtual("past deadlines wait", .pastWaitsForAdvance, mustFail: ["CL2"]),
+        virtual("now steps back", .stepsBack, mustFail: ["CL3"]),
+        virtual("ties last-in first-out", .reversesTies, mustFail: ["CL4"]),
+        virtual("now jumps to the target", .jumpsToTarget, mustFail: ["CL5"]),
+        virtual("ignores cancellation", .ignoresCancellation, mustFail: ["CL6"]),
+    ]
+
+    static var cases: [ClockControlCase] {
+        all.flatMap { control in
+            ClockRules.all.filter { $0.kinds.contains(control.subject.kind) }.map {
+                ClockControlCase(control: control, rule: $0)
+            }
+        }
+    }
+}
+
+struct ClockControlCase: Sendable, CustomTestStringConvertible {
+    let control: ClockControl
+    let rule: ClockRule
+    var testDescription: String {
+        "\(rule.id) · \(control.subject.name) (\(control.mustFail.contains(rule.id) ? "must fail" : "must not fail"))"
+    }
+}
+
+extension Conformance {
+    @Suite struct Clocks {
+        @Test(
+            "Built-in clock keeps the rule, or declares it does not", arguments: ClockCase.cases(ClockSubject.builtIn))
+        func rule(_ pair: ClockCase) async {
+            let result = await pair.subject.evaluate(pair.rule)
+            #expect(!result.outcome.isFailure, "\(result)")
+        }
+
+        @Test("A broken clock fails exactly the rules it breaks", arguments: ClockControl.cases)
+        func control(_ pair: ClockControlCase) async {
+            let subject = pair.control.subject
+            guard pair.control.mustFail.contains(pair.rule.id) else {
+                let outcome = await subject.evaluate(pair.rule).outcome
+                #expect(!outcome.isFailure, "\(pair.rule.id) · \(subject.name): \(outcome.detail)")
+                return
+            }
+            var failed = 0
+            var last = RuleOutcome.notApplicable
+            for _ in 0..<controlRuns {
+                last = await subject.evaluate(pair.rule).outcome
+                if last.isFailure { failed += 1 }
+            }
+            if controlRuns > 1 {
+                print("negative control: \(pair.rule.id) · \(subject.name) failed \(failed) of \(controlRuns) runs")
+            }
+            #expect(
+                failed == controlRuns,
+                "\(pair.rule.id) · \(subject.name) should fail every run but failed \(failed) of \(controlRuns) (last: \(last.label): \(last.detail))"
+            )
+        }
+
+        @Test("Every clock rule has a negative control, and rule ids are unique")
+        func coverage() {
+            let ids = ClockRules.all.map(\.id)
+            #expect(Set(ids).count == ids.count)
+            let failed = Set(ClockControl.all.flatMap(\.mustFail))
+            for id in ids { #expect(failed.contains(id), "\(id) has no negative control") }
+        }
+
+        @Test("Real clocks get the real-time rules, virtual ones all")
+        func applicability() {
+            let kinds = Dictionary(uniqueKeysWithValues: ClockSubject.builtIn.map { ($0.name, $0.kind) })
+            #expect(kinds["SchedulerClock(TestScheduler)"] == .virtual)
+            #expect(kinds["ContinuousClock"] == .real)
+            #expect(ClockRules.all.filter { $0.kinds == [.virtual] }.map(\.id) == ["CL4", "CL5"])
+        }
+    }
+}
