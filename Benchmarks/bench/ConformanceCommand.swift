@@ -36,15 +36,16 @@ struct ConformanceCommand: ParsableCommand {
 
     /// The catalog: SchedulerKit's schedulers, then the peers' (SwiftNIO, Combine) whose traits are enabled.
     static let backends = Catalog.subjects
-    static let clocks = ClockSubject.builtIn
+    static let clocks = Catalog.clocks
+    static let executors = Catalog.executors
 
     func validate() throws {
-        let ruleIDs = ConformanceRules.all.map(\.id) + ClockRules.all.map(\.id)
+        let ruleIDs = ConformanceRules.all.map(\.id) + ClockRules.all.map(\.id) + ExecutorSubjectRules.all.map(\.id)
         if let unknown = rule.first(where: { !ruleIDs.contains($0) }) {
             throw ValidationError("unknown rule '\(unknown)'; known: \(ruleIDs.joined(separator: " "))")
         }
         if child && backend.count != 1 { throw ValidationError("--child takes exactly one --backend") }
-        let names = Self.backends.map(\.name) + Self.clocks.map(\.name)
+        let names = Self.backends.map(\.name) + Self.clocks.map(\.name) + Self.executors.map(\.name)
         if let unknown = backend.first(where: { !names.contains($0) }) {
             throw ValidationError("unknown backend '\(unknown)'; known: \(names.joined(separator: " "))")
         }
@@ -55,6 +56,9 @@ struct ConformanceCommand: ParsableCommand {
         let backends = backend.isEmpty ? Self.backends : Self.backends.filter { backend.contains($0.name) }
         let clockRules = rule.isEmpty ? ClockRules.all : ClockRules.all.filter { rule.contains($0.id) }
         let clocks = backend.isEmpty ? Self.clocks : Self.clocks.filter { backend.contains($0.name) }
+        let executorRules =
+            rule.isEmpty ? ExecutorSubjectRules.all : ExecutorSubjectRules.all.filter { rule.contains($0.id) }
+        let executors = backend.isEmpty ? Self.executors : Self.executors.filter { backend.contains($0.name) }
         if child {
             // The checks run on a thread of their own while this (main) thread serves the main queue, which
             // MainThreadScheduler runs its work on; nothing else would drain it in a program with a synchronous main.
@@ -76,17 +80,24 @@ struct ConformanceCommand: ParsableCommand {
                             .utf8))
             }
         FileHandle.standardError.write(Data("\n".utf8))
-        // Clock checks run in this process, after the schedulers': the built-in clocks are the standard library's and
-        // SchedulerClock over schedulers the matrix above has already run.
-        let clockResults = ClockResults(
-            rules: clockRules, subjects: clocks,
-            results: Self.blocking { await ConformanceReport.runClocks(rules: clockRules, clocks: clocks) })
-        let results = schedulerResults + clockResults.results
+        // Clocks and executors are judged in this process, after the schedulers: the built-in ones are the standard
+        // library's, the runtime's, NIO's, and SchedulerKit's over schedulers the matrix above has already run.
+        let families = Self.blocking {
+            [
+                ClockRules.family(
+                    rules: clockRules, subjects: clocks,
+                    results: await Self.judge(clocks, by: clockRules, with: { await $0.evaluate($1) })),
+                ExecutorSubjectRules.family(
+                    rules: executorRules, subjects: executors,
+                    results: await Self.judge(executors, by: executorRules, with: { await $0.evaluate($1) })),
+            ]
+        }
+        let results = schedulerResults + families.flatMap(\.results)
         let provenance = ReportProvenance(command: commandLine(), commit: gitCommit(), machine: machineDescription())
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         do {
             try ConformanceReport.write(
-                schedulerResults, rules: rules, backends: backends, clocks: clockResults, provenance: provenance,
+                schedulerResults, rules: rules, backends: backends, families: families, provenance: provenance,
                 to: directory)
         } catch {
             throw ValidationError(
@@ -118,6 +129,23 @@ struct ConformanceCommand: ParsableCommand {
     }
 
     /// Runs `body` on a new thread and pumps the main run loop (and so the main queue) until it returns.
+    /// Every rule on every subject, subject by subject, with a progress line after each.
+    static func judge<Subject: Sendable, Rule: Sendable>(
+        _ subjects: [Subject], by rules: [Rule], with evaluate: @Sendable (Subject, Rule) async -> RuleResult
+    ) async -> [RuleResult] {
+        var results: [RuleResult] = []
+        for subject in subjects {
+            for rule in rules {
+                let result = await evaluate(subject, rule)
+                results.append(result)
+                FileHandle.standardError.write(
+                    Data("\r[\(results.count)/\(subjects.count * rules.count)] \(result)\u{1B}[K".utf8))
+            }
+        }
+        FileHandle.standardError.write(Data("\n".utf8))
+        return results
+    }
+
     /// Runs async work from this synchronous command (the main thread is no thread of the cooperative pool).
     static func blocking<R: Sendable>(_ body: @escaping @Sendable () async -> R) -> R {
         let result = Locked<R?>(nil)

@@ -54,7 +54,7 @@ public enum ConformanceReport {
 
     public static func markdown(
         _ results: [RuleResult], rules: [ConformanceRule] = ConformanceRules.all,
-        backends: [ConformanceBackend] = ConformanceBackend.builtIn, clocks: ClockResults = ClockResults(),
+        backends: [ConformanceBackend] = ConformanceBackend.builtIn, families: [SubjectFamily] = [],
         provenance: ReportProvenance
     ) -> String {
         var out = "# Scheduler conformance\n\n"
@@ -63,7 +63,7 @@ public enum ConformanceReport {
             "\(ISO8601DateFormatter().string(from: provenance.date)). Do not edit by hand; run the command again.\n\n"
         out +=
             "## Rules\n\nEach rule's statement; why it matters and what it catches are in [`Docs/Rules.md`](../Docs/Rules.md).\n"
-        out += ruleList(rules, explained: false) + clockRuleList(clocks.rules, explained: false)
+        out += ruleList(rules, explained: false) + families.map { ruleList($0, explained: false) }.joined()
         out += "\n## Matrix\n\n"
         out +=
             "pass: the check ran and held · **FAIL**: it did not · declared: the backend says it does not keep the rule "
@@ -102,8 +102,8 @@ public enum ConformanceReport {
                 out += "- \(result.ruleID) · \(result.backendName): \(label)\(detail)\n"
             }
         }
-        out += clockMatrix(clocks.results, rules: clocks.rules, clocks: clocks.subjects)
-        let all = results + clocks.results
+        out += families.map(matrix).joined()
+        let all = results + families.flatMap(\.results)
         let seconds = all.reduce(0) { $0 + $1.seconds }
         out += "\n\(all.count) checks in \(String(format: "%.1f", seconds)) s.\n"
         return out
@@ -132,7 +132,7 @@ public enum ConformanceReport {
         "# Conformance rules\n\nGenerated from the rule definitions in `Sources/SchedulerConformance` by `\(command)`; "
             + "do not edit. How to run them on your own scheduler: [`Conformance.md`](Conformance.md); the matrix of the built-in "
             + "backends: [`Results/CONFORMANCE.md`](../Results/CONFORMANCE.md).\n" + ruleList(rules, explained: true)
-            + clockRuleList(explained: true)
+            + SubjectFamily.all.map { ruleList($0, explained: true) }.joined()
     }
 
     static func markdownEscaped(_ text: String) -> String {
@@ -145,13 +145,14 @@ public enum ConformanceReport {
     /// to a temporary name and renamed into place, so a reader never sees half a file.
     public static func write(
         _ results: [RuleResult], rules: [ConformanceRule] = ConformanceRules.all,
-        backends: [ConformanceBackend] = ConformanceBackend.builtIn, clocks: ClockResults = ClockResults(),
+        backends: [ConformanceBackend] = ConformanceBackend.builtIn, families: [SubjectFamily] = [],
         provenance: ReportProvenance, to directory: URL
     ) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try AtomicFile.write(csv(results + clocks.results), to: directory.appendingPathComponent("conformance.csv"))
         try AtomicFile.write(
-            markdown(results, rules: rules, backends: backends, clocks: clocks, provenance: provenance),
+            csv(results + families.flatMap(\.results)), to: directory.appendingPathComponent("conformance.csv"))
+        try AtomicFile.write(
+            markdown(results, rules: rules, backends: backends, families: families, provenance: provenance),
             to: directory.appendingPathComponent("CONFORMANCE.md"))
     }
 }

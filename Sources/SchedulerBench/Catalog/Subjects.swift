@@ -24,4 +24,16 @@ public enum Catalog {
         #endif
         return peers
     }
+
+    /// Every clock the project judges (the CL rules).
+    public static let clocks: [ClockSubject] = ClockSubject.builtIn
+
+    /// Every executor the project judges (the X rules): SchedulerKit's, the runtime's, then the peers'.
+    public static var executors: [ExecutorSubject] {
+        var executors = ExecutorSubject.builtIn
+        #if NIO
+            executors += ExecutorSubject.nio
+        #endif
+        return executors
+    }
 }

@@ -1,42 +1,7 @@
 import SchedulerKit
 
-/// One numbered promise a clock can keep, with the check that tests it through `Clock`'s public API only.
-///
-/// Clock rules form their own family (CL): a clock is not a scheduler, so they run on ``ClockSubject``s, not on
-/// ``ConformanceBackend``s, and select by ``ClockKind`` instead of scheduler traits.
-public struct ClockRule: Sendable, Identifiable, CustomStringConvertible {
-    public let id: String
-    /// One sentence: what a conforming clock guarantees.
-    public let statement: String
-    /// Why users need the promise.
-    public let why: String
-    /// What breaking it looked like in the peers (their reported bugs, by number) or what it would look like here.
-    public let catches: String
-    /// The kinds of clock the rule applies to.
-    public let kinds: Set<ClockKind>
-    /// Throws ``RuleFailure`` when the promise is broken; returns a note for the report (measurements), or "".
-    let check: @Sendable (ClockUnderTest) async throws -> String
-
-    init(
-        id: String, statement: String, why: String, catches: String, kinds: Set<ClockKind> = Set(ClockKind.allCases),
-        check: @escaping @Sendable (ClockUnderTest) async throws -> String
-    ) {
-        self.id = id
-        self.statement = statement
-        self.why = why
-        self.catches = catches
-        self.kinds = kinds
-        self.check = check
-    }
-
-    public var description: String { id }
-
-    /// "every clock", or the one kind it needs.
-    public var needs: String {
-        kinds.count == ClockKind.allCases.count
-            ? "every clock" : "\(kinds.map(\.rawValue).sorted().joined(separator: ", ")) clocks"
-    }
-}
+/// A promise of any Swift `Clock` (family CL), checked on a ``ClockUnderTest``.
+public typealias ClockRule = SubjectRule<ClockUnderTest, ClockKind>
 
 /// The clock rules, in report order (`Docs/Rules.md`, family CL).
 public enum ClockRules {
@@ -47,6 +12,14 @@ public enum ClockRules {
 
     public static func rule(_ id: String) -> ClockRule? { all.first { $0.id == id } }
 
-    /// The family's title, for the reports.
-    public static let title = "Clocks (any Swift Clock, real or virtual)"
+    /// The family as the reports show it, with what `bench conformance` found (`results`) on `subjects`.
+    public static func family(
+        rules: [ClockRule] = all, subjects: [ClockSubject] = [], results: [RuleResult] = []
+    ) -> SubjectFamily {
+        SubjectFamily(
+            code: "CL", title: "Clocks (any Swift Clock, real or virtual)",
+            intro:
+                "Any Swift `Clock` as a subject (`ClockSubject`): the CL rules, on fresh clocks. Virtual clocks are driven by their own advance; real ones move by themselves.",
+            rules: rules.map(\.text), subjects: subjects.map(\.name), results: results)
+    }
 }

@@ -36,21 +36,8 @@ public struct ClockSubject: Sendable, CustomStringConvertible {
 
     /// Runs `rule` on a fresh clock: passed, failed with what went wrong, declared, or not applicable.
     public func evaluate(_ rule: ClockRule) async -> RuleResult {
-        let started = SchedulerTime.monotonicNow()
-        func result(_ outcome: RuleOutcome) -> RuleResult {
-            let seconds = Double(started.duration(to: .monotonicNow()).nanosecondsChecked()) / 1e9
-            return RuleResult(ruleID: rule.id, backendName: name, outcome: outcome, seconds: seconds)
-        }
         let clock = make()
-        guard rule.kinds.contains(clock.kind) else { return result(.notApplicable) }
-        if let reason = declarations[rule.id] { return result(.declared(reason: reason)) }
-        do {
-            return result(.passed(note: try await rule.check(clock)))
-        } catch let failure as RuleFailure {
-            return result(.failed(detail: failure.detail))
-        } catch {
-            return result(.failed(detail: "threw \(error)"))
-        }
+        return await rule.judge(clock, kinds: [clock.kind], subject: name, declarations: declarations)
     }
 }
 

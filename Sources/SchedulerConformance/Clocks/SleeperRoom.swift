@@ -58,23 +58,3 @@ final class SleeperRoom: Sendable {
 
     func close() { ownPool?.shutdown() }
 }
-
-/// Waits (polling every millisecond, on the monotonic clock) until `condition` holds; fails the check after `timeout`.
-func poll(_ what: String, timeout: Duration, _ condition: @Sendable () -> Bool) async throws {
-    let start = SchedulerTime.monotonicNow()
-    while !condition() {
-        if start.duration(to: .monotonicNow()) > timeout {
-            if condition() { return }
-            throw RuleFailure("waited \(timeout) for \(what)")
-        }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-}
-
-/// Seconds or milliseconds, for notes and details.
-func readable(_ duration: Duration) -> String {
-    let ns = Double(duration.nanosecondsChecked())
-    if abs(ns) >= 1e9 { return "\((ns / 1e7).rounded() / 100) s" }
-    if abs(ns) >= 1e6 { return "\((ns / 1e4).rounded() / 100) ms" }
-    return "\((ns / 10).rounded() / 100) µs"
-}

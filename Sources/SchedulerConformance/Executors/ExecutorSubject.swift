@@ -1,0 +1,90 @@
+import SchedulerKit
+
+/// An executor the kit can judge: any `SerialExecutor` (as an actor's executor) or `TaskExecutor` (as a task's
+/// preference), ours or anyone's.
+///
+/// The rules (``ExecutorSubjectRules``) select by ``ExecutorKind``; a promise SE-0392 leaves to the executor, such as
+/// FIFO, is declared with its reason when the executor does not make it.
+///
+/// ```swift
+/// let subject = ExecutorSubject(name: "MyExecutor") { ExecutorUnderTest(serial: MyExecutor()) }
+/// for rule in ExecutorSubjectRules.all { let result = await subject.evaluate(rule) }
+/// ```
+public struct ExecutorSubject: Sendable, CustomStringConvertible {
+    public let name: String
+    /// One line: what the executor is.
+    public let summary: String
+    /// Rule id to the reason this executor does not keep it.
+    public let declarations: [String: String]
+    /// Makes a fresh executor for one check.
+    public let make: @Sendable () -> ExecutorUnderTest
+
+    public init(
+        name: String, summary: String = "", declarations: [String: String] = [:],
+        make: @escaping @Sendable () -> ExecutorUnderTest
+    ) {
+        self.name = name
+        self.summary = summary
+        self.declarations = declarations
+        self.make = make
+    }
+
+    public var description: String { name }
+
+    /// What the executors this subject makes are.
+    public var kinds: Set<ExecutorKind> {
+        let executor = make()
+        defer { executor.tearDown() }
+        return executor.kinds
+    }
+
+    /// Runs `rule` on a fresh executor, and tears it down after.
+    public func evaluate(_ rule: ExecutorRule) async -> RuleResult {
+        let executor = make()
+        defer { executor.tearDown() }
+        return await rule.judge(executor, kinds: executor.kinds, subject: name, declarations: declarations)
+    }
+}
+
+/// How an executor is used.
+public enum ExecutorKind: String, Sendable, CaseIterable {
+    /// An actor's `SerialExecutor`.
+    case serial
+    /// A task's `TaskExecutor` preference.
+    case task
+}
+
+/// What the rules see of an executor.
+public struct ExecutorUnderTest: Sendable {
+    let serial: (any SerialExecutor)?
+    let task: (any TaskExecutor)?
+    /// Called when the check is done: shut down the threads behind the executor.
+    let tearDown: @Sendable () -> Void
+
+    public init(serial: any SerialExecutor, tearDown: @escaping @Sendable () -> Void = {}) {
+        self.serial = serial
+        self.task = nil
+        self.tearDown = tearDown
+    }
+
+    public init(task: any TaskExecutor, tearDown: @escaping @Sendable () -> Void = {}) {
+        self.serial = nil
+        self.task = task
+        self.tearDown = tearDown
+    }
+
+    public var kinds: Set<ExecutorKind> {
+        Set([serial.map { _ in ExecutorKind.serial }, task.map { _ in ExecutorKind.task }].compactMap { $0 })
+    }
+}
+
+/// An actor whose jobs run on the executor under test; two of them share it in X1.
+actor ActorOnExecutor {
+    nonisolated let executor: any SerialExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    init(_ executor: any SerialExecutor) { self.executor = executor }
+
+    /// Runs `body` as a job of this actor.
+    func run<R: Sendable>(_ body: @Sendable (isolated ActorOnExecutor) -> R) -> R { body(self) }
+}

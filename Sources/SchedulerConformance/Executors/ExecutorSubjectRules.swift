@@ -1,0 +1,237 @@
+import Dispatch
+import SchedulerKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A promise of any `SerialExecutor` or `TaskExecutor` (family X), checked on an ``ExecutorUnderTest``.
+public typealias ExecutorRule = SubjectRule<ExecutorUnderTest, ExecutorKind>
+
+/// X1–X4: what SE-0392 asks of a serial executor, what an executor may promise beyond it (declared when it does
+/// not), and the isolation checks the runtime relies on. The kit's own tasks run on a thread pool of its own, so no
+/// check needs the global cooperative pool, which the test runner's threads may be blocking.
+public enum ExecutorSubjectRules {
+    public static let all: [ExecutorRule] = [exclusion, fifo, neverInsideEnqueue, isolation]
+
+    public static func rule(_ id: String) -> ExecutorRule? { all.first { $0.id == id } }
+
+    /// The family as the reports show it, with what `bench conformance` found (`results`) on `subjects`.
+    public static func family(
+        rules: [ExecutorRule] = all, subjects: [ExecutorSubject] = [], results: [RuleResult] = []
+    ) -> SubjectFamily {
+        SubjectFamily(
+            code: "X", title: "Executors (any SerialExecutor or TaskExecutor)",
+            intro:
+                "Any Swift executor as a subject (`ExecutorSubject`): a `SerialExecutor` is judged as the executor of actors of the kit's, a `TaskExecutor` as the preference of its tasks.",
+            rules: rules.map(\.text), subjects: subjects.map(\.name), results: results)
+    }
+
+    static let exclusion = ExecutorRule(
+        id: "X1",
+        statement:
+            "Jobs of two actors that share the executor never run at the same time: a job of one waits (300 ms at most) for a job of the other to start and sees it start only after it returned (2 rounds), and 4 tasks calling both actors 200 times each never find two jobs inside.",
+        why:
+            "SE-0392 asks a serial executor for mutually exclusive, totally ordered jobs: actors that share one (an event loop's, a queue's) rely on it for their state, and the runtime keeps apart only one actor's own jobs.",
+        catches:
+            "A SerialExecutor that hands jobs to a concurrent queue: each actor alone still looks serial, two on it race (negative control).",
+        kinds: [.serial]
+    ) { executor in
+        guard let serial = executor.serial else { return "" }
+        let kit = KitThreads()
+        defer { kit.close() }
+        let first = ActorOnExecutor(serial)
+        let second = ActorOnExecutor(serial)
+        for round in 1...2 {
+            let holding = Shared(false)
+            let proberReady = Shared(false)
+            let secondStarted = Shared(false)
+            let overlapped = Shared(false)
+            let holder = kit.task {
+                await first.run { _ in
+                    holding.update { $0 = true }
+                    // Forced: the second actor's job is enqueued while this one runs, then gets 300 ms to start.
+                    waitFor(proberReady, atMost: .seconds(10))
+                    waitFor(secondStarted, atMost: .milliseconds(300))
+                    holding.update { $0 = false }
+                }
+            }
+            try await poll("round \(round): a job of the first actor to start", timeout: .seconds(10)) {
+                holding.value
+            }
+            let prober = kit.task {
+                proberReady.update { $0 = true }
+                await second.run { _ in
+                    if holding.value { overlapped.update { $0 = true } }
+                    secondStarted.update { $0 = true }
+                }
+            }
+            await holder.value
+            await prober.value
+            try require(
+                !overlapped.value,
+                "round \(round): a job of the second actor started while a job of the first was running")
+        }
+        let inside = Counter()
+        let overlaps = Counter()
+        let callers = (0..<4).map { _ in
+            kit.task {
+                for call in 0..<200 {
+                    await (call % 2 == 0 ? first : second).run { _ in
+                        if inside.increment() != 1 { overlaps.increment() }
+                        inside.decrement()
+                    }
+                }
+            }
+        }
+        for caller in callers { await caller.value }
+        try require(overlaps.value == 0, "two jobs were inside at once \(grouped(overlaps.value)) times")
+        return ""
+    }
+
+    static let fifo = ExecutorRule(
+        id: "X2",
+        statement:
+            "Jobs enqueued from one thread run in the order they were enqueued: 200 tasks started in order by one job of an actor on the executor, each isolated to that actor, run in that order.",
+        why:
+            "Code that starts work in order expects it to happen in order. SE-0392 allows an executor to reorder (by priority, say), so FIFO is a promise an executor makes or declares it does not.",
+        catches: "An executor that keeps its jobs on a stack (negative control).",
+        kinds: [.serial]
+    ) { executor in
+        guard let serial = executor.serial else { return "" }
+        let actor = ActorOnExecutor(serial)
+        let order = Shared<[Int]>([])
+        let count = 200
+        await actor.run { isolatedActor in
+            // Forced: all 200 are enqueued while this job holds the executor.
+            for index in 0..<count {
+                Task {
+                    _ = isolatedActor  // isolated to the actor, so the task's first job is enqueued on its executor
+                    order.append(index)
+                }
+            }
+        }
+        try await poll("\(count) tasks to run", timeout: .seconds(10)) { order.value.count == count }
+        let seen = order.value
+        if let breach = seen.indices.dropFirst().first(where: { seen[$0] < seen[$0 - 1] }) {
+            throw RuleFailure(
+                "task \(seen[breach]) ran after task \(seen[breach - 1]) (position \(breach + 1) of \(count))")
+        }
+        return ""
+    }
+
+    static let neverInsideEnqueue = ExecutorRule(
+        id: "X3",
+        statement:
+            "A job never runs inside the enqueue call that submitted it: 100 tasks started on the executor (from one of its actors' jobs, or as a task preference) each run only after their start returned.",
+        why:
+            "The runtime, and code that starts a task while it holds a lock, expect enqueue to return before the job runs: a job run inside it nests one task's code inside another's, on the same stack.",
+        catches: "An executor that runs each job inside enqueue (negative control).",
+        kinds: [.serial, .task]
+    ) { executor in
+        let kit = KitThreads()
+        defer { kit.close() }
+        let window = StartWindow()
+        let count = 100
+        let ran = Counter()
+        if let serial = executor.serial {
+            let actor = ActorOnExecutor(serial)
+            await actor.run { isolatedActor in
+                for _ in 0..<count {
+                    window.open()
+                    Task {
+                        _ = isolatedActor
+                        window.check()
+                        ran.increment()
+                    }
+                    window.close()
+                }
+            }
+        }
+        if let task = executor.task {
+            await kit.task {
+                for _ in 0..<count {
+                    window.open()
+                    Task(executorPreference: task) {
+                        window.check()
+                        ran.increment()
+                    }
+                    window.close()
+                }
+            }.value
+        }
+        let expected = count * executor.kinds.count
+        try await poll("\(expected) tasks to run", timeout: .seconds(10)) { ran.value == expected }
+        try require(
+            window.nested.value == 0,
+            "\(window.nested.value) of \(expected) jobs ran inside the call that started their task")
+        return ""
+    }
+
+    static let isolation = ExecutorRule(
+        id: "X4",
+        statement:
+            "The executor says it isolates exactly where it does: isIsolatingCurrentContext() is true (or nil: cannot tell) inside a job of one of its actors, where assumeIsolated holds, and never true on a thread of the kit's or inside another executor's job.",
+        why:
+            "assumeIsolated, preconditionIsolated and the runtime's own checks ask the executor (SE-0424, SE-0471): a wrong yes lets code touch an actor's state from any thread, a wrong no crashes code that was right.",
+        catches:
+            "swiftlang/swift#74626 and #80115, swift-aws-lambda-runtime#639 (assumeIsolated crashing on executors that could not answer); an executor that always says yes (negative control).",
+        kinds: [.serial]
+    ) { executor in
+        guard let serial = executor.serial else { return "" }
+        let kit = KitThreads()
+        defer { kit.close() }
+        let actor = ActorOnExecutor(serial)
+        let inside = await actor.run { isolatedActor -> Bool? in
+            // The runtime's own check (it asks the executor's checkIsolated() only when it cannot tell by itself):
+            // traps if it does not see the actor's isolation here.
+            actor.assumeIsolated { _ in }
+            return serial.isIsolatingCurrentContext()
+        }
+        try require(inside != false, "isIsolatingCurrentContext() was false inside a job of one of its actors")
+        let onKitThread = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: serial.isIsolatingCurrentContext()) }
+        }
+        try require(onKitThread != true, "isIsolatingCurrentContext() was true on a thread of the kit's (Dispatch's)")
+        let inOtherJob = await kit.task { serial.isIsolatingCurrentContext() }.value
+        try require(inOtherJob != true, "isIsolatingCurrentContext() was true inside a job of another executor")
+        return inside == nil ? "isIsolatingCurrentContext() cannot tell (nil)" : ""
+    }
+}
+
+/// A thread of the kit's own that runs the checks' tasks (their nonisolated parts), so that no check waits for the
+/// global cooperative pool.
+final class KitThreads: Sendable {
+    private let pool = ThreadPool(threadCount: 1, name: "executor-checks")
+    private let executor: SchedulerTaskExecutor
+
+    init() { executor = SchedulerTaskExecutor(pool.makeScheduler(name: "checks")) }
+
+    func task<R: Sendable>(_ body: @escaping @Sendable () async -> R) -> Task<R, Never> {
+        Task(executorPreference: executor, operation: body)
+    }
+
+    func close() { pool.shutdown() }
+}
+
+/// Blocks the calling thread until `flag` is set or `limit` passes.
+private func waitFor(_ flag: Shared<Bool>, atMost limit: Duration) {
+    let deadline = SchedulerTime.monotonicNow() + limit
+    while !flag.value && SchedulerTime.monotonicNow() < deadline { usleep(100) }
+}
+
+/// Which thread is inside a call that starts a task, so the task's job can tell whether it runs nested in it.
+final class StartWindow: Sendable {
+    private let starter = Shared<pthread_t?>(nil)
+    let nested = Counter()
+
+    func open() { starter.update { $0 = pthread_self() } }
+    func close() { starter.update { $0 = nil } }
+
+    /// Called by the job: counts it when it runs on the starting thread while the start is still on the stack.
+    func check() {
+        if let thread = starter.value, pthread_equal(thread, pthread_self()) != 0 { nested.increment() }
+    }
+}

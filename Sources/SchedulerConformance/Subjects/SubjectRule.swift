@@ -1,0 +1,97 @@
+import SchedulerKit
+
+/// One numbered promise of a subject that is not a scheduler (a clock, an executor), with the check that tests it
+/// through the subject's public Swift API only.
+///
+/// Such rules form families of their own (CL for clocks, X for executors): they run on their own subjects, not on
+/// ``ConformanceBackend``s, and select by the subject's kinds instead of scheduler traits. Their checks are `async`,
+/// since what they judge is Swift concurrency's.
+public struct SubjectRule<UnderTest: Sendable, Kind>: Sendable, Identifiable, CustomStringConvertible
+where Kind: Hashable & Sendable & CaseIterable & RawRepresentable, Kind.RawValue == String {
+    public let id: String
+    /// One sentence: what a conforming subject guarantees.
+    public let statement: String
+    /// Why users need the promise.
+    public let why: String
+    /// What breaking it looked like in the peers (their reported bugs, by number) or what it would look like here.
+    public let catches: String
+    /// The rule applies to a subject of any of these kinds.
+    public let kinds: Set<Kind>
+    /// Throws ``RuleFailure`` when the promise is broken; returns a note for the report (measurements), or "".
+    let check: @Sendable (UnderTest) async throws -> String
+
+    init(
+        id: String, statement: String, why: String, catches: String, kinds: Set<Kind> = Set(Kind.allCases),
+        check: @escaping @Sendable (UnderTest) async throws -> String
+    ) {
+        self.id = id
+        self.statement = statement
+        self.why = why
+        self.catches = catches
+        self.kinds = kinds
+        self.check = check
+    }
+
+    public var description: String { id }
+
+    public func applies(to subjectKinds: Set<Kind>) -> Bool { !kinds.isDisjoint(with: subjectKinds) }
+
+    /// "every kind", or the kinds it needs.
+    public var needs: String {
+        kinds.count == Kind.allCases.count ? "all" : kinds.map(\.rawValue).sorted().joined(separator: " or ")
+    }
+
+    /// What the reports print of the rule.
+    public var text: RuleText { RuleText(id: id, statement: statement, why: why, catches: catches, needs: needs) }
+
+    /// Runs the check on `underTest` unless the rule does not apply or the subject declares it; times it.
+    func judge(
+        _ underTest: UnderTest, kinds subjectKinds: Set<Kind>, subject: String, declarations: [String: String]
+    ) async -> RuleResult {
+        let started = SchedulerTime.monotonicNow()
+        func result(_ outcome: RuleOutcome) -> RuleResult {
+            let seconds = Double(started.duration(to: .monotonicNow()).nanosecondsChecked()) / 1e9
+            return RuleResult(ruleID: id, backendName: subject, outcome: outcome, seconds: seconds)
+        }
+        guard applies(to: subjectKinds) else { return result(.notApplicable) }
+        if let reason = declarations[id] { return result(.declared(reason: reason)) }
+        do {
+            return result(.passed(note: try await check(underTest)))
+        } catch let failure as RuleFailure {
+            return result(.failed(detail: failure.detail))
+        } catch {
+            return result(.failed(detail: "threw \(error)"))
+        }
+    }
+}
+
+/// A rule as the reports print it.
+public struct RuleText: Sendable {
+    public let id: String
+    public let statement: String
+    public let why: String
+    public let catches: String
+    /// Which subjects it applies to, in words.
+    public let needs: String
+}
+
+/// Waits (polling every millisecond, on the monotonic clock) until `condition` holds; fails the check after `timeout`.
+/// Polling keeps a check off any thread it would have to block: the cooperative pool may be busy with other tests.
+func poll(_ what: String, timeout: Duration, _ condition: @Sendable () -> Bool) async throws {
+    let start = SchedulerTime.monotonicNow()
+    while !condition() {
+        if start.duration(to: .monotonicNow()) > timeout {
+            if condition() { return }
+            throw RuleFailure("waited \(readable(timeout)) for \(what)")
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+/// Seconds, milliseconds or microseconds, for notes and details.
+func readable(_ duration: Duration) -> String {
+    let ns = Double(duration.nanosecondsChecked())
+    if abs(ns) >= 1e9 { return "\((ns / 1e7).rounded() / 100) s" }
+    if abs(ns) >= 1e6 { return "\((ns / 1e4).rounded() / 100) ms" }
+    return "\((ns / 10).rounded() / 100) µs"
+}

@@ -1,0 +1,133 @@
+import SchedulerConformance
+import SchedulerKit
+import Testing
+
+#if NIO
+    import SchedulerConformanceNIO
+#endif
+
+extension ExecutorSubject {
+    /// The built-in executors and, with the NIO trait, SwiftNIO's.
+    static var judgedHere: [ExecutorSubject] {
+        #if NIO
+            builtIn + nio
+        #else
+            builtIn
+        #endif
+    }
+}
+
+/// One executor rule on one executor subject.
+struct ExecutorCase: Sendable, CustomTestStringConvertible {
+    let subject: ExecutorSubject
+    let rule: ExecutorRule
+    var testDescription: String { "\(rule.id) · \(subject.name)" }
+
+    static func cases(_ subjects: [ExecutorSubject]) -> [ExecutorCase] {
+        subjects.flatMap { subject in
+            let kinds = subject.kinds
+            return ExecutorSubjectRules.all.filter { $0.applies(to: kinds) }.map {
+                ExecutorCase(subject: subject, rule: $0)
+            }
+        }
+    }
+}
+
+/// An executor with one defect, the rules it must fail, and those it fails only when a race goes that way (the others
+/// that apply it must pass).
+struct ExecutorControl: Sendable, CustomTestStringConvertible {
+    let subject: ExecutorSubject
+    let mustFail: Set<String>
+    var mayFail: Set<String> = []
+    var testDescription: String { subject.name }
+
+    static func queue(
+        _ name: String, _ defect: QueueExecutor.Defect, mustFail: Set<String>, mayFail: Set<String> = []
+    ) -> ExecutorControl {
+        ExecutorControl(
+            subject: ExecutorSubject(name: "Control: \(name)") { ExecutorUnderTest(serial: QueueExecutor(defect)) },
+            mustFail: mustFail, mayFail: mayFail)
+    }
+
+    static let all: [ExecutorControl] = [
+        queue("correct queue executor", .none, mustFail: []),
+        // Tasks started in order on a concurrent queue overtake one another now and then (X2).
+        queue("jobs on a concurrent queue", .concurrent, mustFail: ["X1"], mayFail: ["X2"]),
+        queue("jobs inside enqueue", .inline, mustFail: ["X3"]),
+        ExecutorControl(
+            subject: ExecutorSubject(name: "Control: task jobs inside enqueue") {
+                ExecutorUnderTest(task: QueueExecutor(.inline))
+            }, mustFail: ["X3"]),
+        queue("claims isolation everywhere", .claimsIsolationEverywhere, mustFail: ["X4"]),
+        ExecutorControl(
+            subject: ExecutorSubject(name: "Control: jobs on a stack") {
+                let executor = StackExecutor()
+                return ExecutorUnderTest(serial: executor, tearDown: executor.stop)
+            }, mustFail: ["X2"]),
+    ]
+
+    static var cases: [ExecutorControlCase] {
+        all.flatMap { control in
+            let kinds = control.subject.kinds
+            return ExecutorSubjectRules.all.filter { $0.applies(to: kinds) }.map {
+                ExecutorControlCase(control: control, rule: $0)
+            }
+        }
+    }
+}
+
+struct ExecutorControlCase: Sendable, CustomTestStringConvertible {
+    let control: ExecutorControl
+    let rule: ExecutorRule
+    var testDescription: String {
+        let expectation =
+            control.mustFail.contains(rule.id)
+            ? "must fail" : control.mayFail.contains(rule.id) ? "may fail" : "must not fail"
+        return "\(rule.id) · \(control.subject.name) (\(expectation))"
+    }
+}
+
+extension Conformance {
+    @Suite struct Executors {
+        @Test(
+            "Built-in executor keeps the rule, or declares it does not",
+            arguments: ExecutorCase.cases(ExecutorSubject.judgedHere))
+        func rule(_ pair: ExecutorCase) async {
+            let result = await pair.subject.evaluate(pair.rule)
+            #expect(!result.outcome.isFailure, "\(result)")
+        }
+
+        @Test("A broken executor fails exactly the rules it breaks", arguments: ExecutorControl.cases)
+        func control(_ pair: ExecutorControlCase) async {
+            let subject = pair.control.subject
+            guard pair.control.mustFail.contains(pair.rule.id) else {
+                let outcome = await subject.evaluate(pair.rule).outcome
+                if !pair.control.mayFail.contains(pair.rule.id) {
+                    #expect(!outcome.isFailure, "\(pair.rule.id) · \(subject.name): \(outcome.detail)")
+                }
+                return
+            }
+            var failed = 0
+            var last = RuleOutcome.notApplicable
+            for _ in 0..<controlRuns {
+                last = await subject.evaluate(pair.rule).outcome
+                if last.isFailure { failed += 1 }
+            }
+            if controlRuns > 1 {
+                print("negative control: \(pair.rule.id) · \(subject.name) failed \(failed) of \(controlRuns) runs")
+            }
+            #expect(
+                failed == controlRuns,
+                "\(pair.rule.id) · \(subject.name) should fail every run but failed \(failed) of \(controlRuns) (last: \(last.label): \(last.detail))"
+            )
+        }
+
+        @Test("Every executor rule has a negative control, and rule ids are unique")
+        func coverage() {
+            let ids = ExecutorSubjectRules.all.map(\.id)
+            #expect(Set(ids).count == ids.count)
+            let failed = Set(ExecutorControl.all.flatMap(\.mustFail))
+            for id in ids { #expect(failed.contains(id), "\(id) has no negative control") }
+        }
+    }
+}

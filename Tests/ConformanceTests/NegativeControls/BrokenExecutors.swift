@@ -1,0 +1,88 @@
+import Dispatch
+import SchedulerKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A serial executor over a private Dispatch queue, correct unless given a defect: the base of the X rules'
+/// negative controls. It notes which threads are running its jobs, so its isolation answers stay true to where its
+/// jobs really run whatever the defect (X4's control lies on purpose).
+final class QueueExecutor: SerialExecutor, TaskExecutor {
+    enum Defect: Sendable {
+        case none
+        /// Runs each job on Dispatch's global concurrent queue (X1).
+        case concurrent
+        /// Runs each job inside `enqueue` (X3).
+        case inline
+        /// Says it isolates everywhere (X4).
+        case claimsIsolationEverywhere
+    }
+
+    let defect: Defect
+    private let queue = DispatchQueue(label: "control-executor")
+    /// Threads running one of this executor's jobs now.
+    private let running = Locked<[pthread_t]>([])
+
+    init(_ defect: Defect = .none) { self.defect = defect }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        switch defect {
+        case .inline: run(job)
+        case .concurrent: DispatchQueue.global().async { self.run(job) }
+        case .none, .claimsIsolationEverywhere: queue.async { self.run(job) }
+        }
+    }
+
+    private func run(_ job: UnownedJob) {
+        let thread = pthread_self()
+        running.withLock { $0.append(thread) }
+        job.runSynchronously(on: asUnownedSerialExecutor())
+        running.withLock { threads in
+            if let index = threads.lastIndex(where: { pthread_equal($0, thread) != 0 }) { threads.remove(at: index) }
+        }
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+    func asUnownedTaskExecutor() -> UnownedTaskExecutor { UnownedTaskExecutor(ordinary: self) }
+
+    func isIsolatingCurrentContext() -> Bool? {
+        let thread = pthread_self()
+        return defect == .claimsIsolationEverywhere
+            || running.withLock { $0.contains { pthread_equal($0, thread) != 0 } }
+    }
+
+    func checkIsolated() {
+        precondition(isIsolatingCurrentContext() == true, "not in a job of the control executor")
+    }
+}
+
+/// A serial executor whose thread takes the newest job first (X2's negative control): jobs enqueued while it is busy
+/// run last-in first-out.
+final class StackExecutor: SerialExecutor {
+    private let jobs = Locked<[UnownedJob]>([])
+    private let ready = DispatchSemaphore(value: 0)
+    private let thread = DispatchQueue(label: "control-stack-executor")
+
+    init() {
+        thread.async { [self] in
+            while true {
+                ready.wait()
+                guard let job = jobs.withLock({ $0.popLast() }) else { return }
+                job.runSynchronously(on: asUnownedSerialExecutor())
+            }
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        jobs.withLock { $0.append(job) }
+        ready.signal()
+    }
+
+    /// Ends the thread once every job has run (a pop that finds nothing).
+    func stop() { ready.signal() }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+}
