@@ -29,3 +29,12 @@ extension ClockSubject {
         ClockUnderTest(UptimeClock())
     }
 }
+
+extension ExecutorSubject {
+    /// The package's own executor as a subject of the kit's executor rules.
+    public static let serialQueueExecutor = ExecutorSubject(
+        name: "SerialQueueExecutor", summary: "a private serial DispatchQueue"
+    ) {
+        ExecutorUnderTest(serial: SerialQueueExecutor())
+    }
+}

@@ -31,6 +31,13 @@ import Testing
             (result.outcome == .notApplicable) == (rule.kinds == [.virtual]), "a real clock gets every real-time rule")
     }
 
+    @Test(arguments: ExecutorSubjectRules.all)
+    func executorKeepsTheRule(_ rule: ExecutorRule) async {
+        let result = await ExecutorSubject.serialQueueExecutor.evaluate(rule)
+        #expect(!result.outcome.isFailure, "\(result)")
+        #expect(result.outcome != .notApplicable, "every rule applies to a serial executor")
+    }
+
     @Test func rulesItsTraitsDoNotSelectAreNotApplicableNeverPassed() throws {
         let timeRule = try #require(ConformanceRules.rule("T1"))
         #expect(ConformanceBackend.queueScheduler.evaluate(timeRule).outcome == .notApplicable)
