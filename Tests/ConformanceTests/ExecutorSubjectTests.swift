@@ -100,26 +100,10 @@ extension Conformance {
         @Test("A broken executor fails exactly the rules it breaks", arguments: ExecutorControl.cases)
         func control(_ pair: ExecutorControlCase) async {
             let subject = pair.control.subject
-            guard pair.control.mustFail.contains(pair.rule.id) else {
-                let outcome = await subject.evaluate(pair.rule).outcome
-                if !pair.control.mayFail.contains(pair.rule.id) {
-                    #expect(!outcome.isFailure, "\(pair.rule.id) · \(subject.name): \(outcome.detail)")
-                }
-                return
-            }
-            var failed = 0
-            var last = RuleOutcome.notApplicable
-            for _ in 0..<controlRuns {
-                last = await subject.evaluate(pair.rule).outcome
-                if last.isFailure { failed += 1 }
-            }
-            if controlRuns > 1 {
-                print("negative control: \(pair.rule.id) · \(subject.name) failed \(failed) of \(controlRuns) runs")
-            }
-            #expect(
-                failed == controlRuns,
-                "\(pair.rule.id) · \(subject.name) should fail every run but failed \(failed) of \(controlRuns) (last: \(last.label): \(last.detail))"
-            )
+            await judgeControl(
+                rule: pair.rule.id, subject: subject.name, mustFail: pair.control.mustFail.contains(pair.rule.id),
+                mayFail: pair.control.mayFail.contains(pair.rule.id)
+            ) { await subject.evaluate(pair.rule).outcome }
         }
 
         @Test("Every executor rule has a negative control, and rule ids are unique")

@@ -5,15 +5,17 @@ import Testing
 /// Every workload on every backend that has what it needs, at a tiny size. No timing assertions: only that each
 /// round finishes and reports its metrics as finite, non-negative numbers.
 @Suite struct WorkloadSmokeTests {
-    static let cases: [String] = Workload.all.filter { !$0.requires.contains(.taskExecutor) }.flatMap { workload in
-        Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.id)" }
-    }
+    /// Workloads whose body blocks its thread until tasks of the cooperative pool finish: actors and tasks (W11–W13)
+    /// and sleepers (W19).
+    static let waitsOnTheCooperativePool: Capabilities = [.taskExecutor, .clock]
 
-    /// Actor workloads block their thread on a task of the cooperative pool: one at a time, so that the test runner's
-    /// own (cooperative) threads are never all waiting on it.
-    static let actorCases: [String] = Workload.all.filter { $0.requires.contains(.taskExecutor) }.flatMap { workload in
-        Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.id)" }
-    }
+    static let cases: [String] = Workload.all.filter { $0.requires.isDisjoint(with: waitsOnTheCooperativePool) }
+        .flatMap { workload in Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.id)" } }
+
+    /// Those run one at a time, so that the test runner's own (cooperative) threads are never all blocked waiting on
+    /// tasks that need one of them.
+    static let actorCases: [String] = Workload.all.filter { !$0.requires.isDisjoint(with: waitsOnTheCooperativePool) }
+        .flatMap { workload in Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.id)" } }
 
     @Test(.serialized, arguments: actorCases)
     func actorWorkloadRunsOnBackend(_ identifier: String) throws {
@@ -49,11 +51,14 @@ import Testing
         for backend in Backend.all where !backend.isReference {
             if let wrapped = backend.wraps { #expect(Backend.withID(wrapped)?.isReference == true) }
         }
-        #expect(Workload.all.map(\.id.rawValue) == (1...18).map { "W\($0)" })
+        #expect(Workload.all.map(\.id.rawValue) == (1...19).map { "W\($0)" })
         #expect(Set(Backend.all.map(\.id)).count == Backend.all.count)
         #expect(
             Backend.withID(.defaultExecutor).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
                 == [.actorHop, .taskLifecycle, .actorPingPong])
+        #expect(
+            Backend.withID(.continuousClock).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
+                == [.clockSleep])
     }
 
     @Test func runnerInterleavesBackendsRoundByRound() {

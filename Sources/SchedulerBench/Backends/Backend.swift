@@ -35,6 +35,8 @@ public struct Backend: Sendable {
 
     /// The `default-executor` reference hosts actors and tasks only: it is not a lane for the W1–W10 workloads.
     public var hostsOnlyActors: Bool { capabilities.subtracting(.promptWakeUp) == [.executor, .taskExecutor] }
+    /// The `continuous-clock` reference: a clock to sleep on, and nothing else (W19 only).
+    public var hostsOnlyAClock: Bool { capabilities == [.clock] }
 
     /// A scheduler backend of a third party (``custom(_:summary:traits:comparedWith:cancelsPlainWork:conformanceName:makeInstance:)``);
     /// `lacking` removes what its traits do not say (handles that cannot cancel).
@@ -126,6 +128,11 @@ extension Backend {
                 capabilities: [.executor, .taskExecutor, .promptWakeUp]
             ) {
                 LaneGroup { _ in DefaultExecutorLane() }
+            },
+            .reference(
+                .continuousClock, "Task.sleep on the standard library's ContinuousClock (W19)", capabilities: [.clock]
+            ) {
+                LaneGroup { _ in ContinuousClockLane() }
             },
         ] + peerReferences
 

@@ -41,12 +41,16 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// W8, W11–W13) need it: without it each of their thousands of steps per round would measure the slice.
     public static let promptWakeUp = Capabilities(rawValue: 1 << 10)
 
+    /// A Swift `Clock` to sleep on (W19): `SchedulerClock` over the lane's scheduler, which every scheduler with real
+    /// timers has, or the standard library's `ContinuousClock` for the `continuous-clock` reference.
+    public static let clock = Capabilities(rawValue: 1 << 12)
+
     static let names: [(Capabilities, String)] = [
         (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
         (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"),
         (.taskExecutor, "task-executor"),
         (.cancellation, "cancel"), (.concurrent, "concurrent"), (.combine, "combine"),
-        (.promptWakeUp, "prompt-wake-up"),
+        (.promptWakeUp, "prompt-wake-up"), (.clock, "clock"),
     ]
 
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
@@ -71,7 +75,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         // Real timers need a hand-off: a timed scheduler that runs actions at once on the caller's stack (Combine's
         // ImmediateScheduler) would show a lateness of 0 on W6.
         if traits.isSuperset(of: [.timed, .asynchronous]) && !traits.contains(.virtualTime) {
-            capabilities.insert(.realTimers)
+            capabilities.formUnion([.realTimers, .clock])
         }
         if traits.contains(.virtualTime) { capabilities.insert(.virtualTime) }
         if traits.contains(.timed) { capabilities.insert(.combine) }

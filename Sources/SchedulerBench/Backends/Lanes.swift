@@ -15,10 +15,27 @@ public protocol Lane: AnyObject, Sendable {
     /// A task executor that runs a task's jobs on this lane (``Capabilities/taskExecutor``); nil: Swift's default.
     /// Default: a ``SchedulerTaskExecutor`` over the lane's scheduler.
     var taskExecutor: (any TaskExecutor)? { get }
+    /// A clock to sleep on (``Capabilities/clock``). Default: a ``SchedulerClock`` over the lane's scheduler when it
+    /// is timed.
+    var clock: SleepingClock? { get }
 }
 
 extension Lane {
     public var taskExecutor: (any TaskExecutor)? { scheduler.map { SchedulerTaskExecutor($0) } }
+    public var clock: SleepingClock? { (scheduler as? any TimedScheduler).map { SleepingClock(SchedulerClock($0)) } }
+}
+
+/// A Swift `Clock` as W19 sleeps on it: until a deadline on the monotonic clock, whatever the clock's `Instant`.
+public struct SleepingClock: Sendable {
+    let sleep: @Sendable (SchedulerTime) async throws -> Void
+
+    public init<C: _Concurrency.Clock>(_ clock: C) where C.Duration == Duration {
+        // The deadline becomes the clock's instant by the distance from now: both read a monotonic clock, so the two
+        // readings differ by the time between them (well under a microsecond).
+        sleep = { deadline in
+            try await clock.sleep(for: SchedulerTime.monotonicNow().duration(to: deadline), tolerance: nil)
+        }
+    }
 }
 
 final class SchedulerLane: Lane {
@@ -128,4 +145,16 @@ public final class LaneGroup: Sendable {
 
     /// Releases the instance (shuts a pool down). Call once, after the round's work has finished.
     public func shutdown() { close() }
+}
+
+/// The `continuous-clock` reference's lane: the standard library's clock to sleep on, and nothing else (it runs W19
+/// only; see ``Backend/hostsOnlyAClock``).
+final class ContinuousClockLane: Lane {
+    var scheduler: (any Scheduler)? { nil }
+    var clock: SleepingClock? { SleepingClock(ContinuousClock()) }
+    func submit(_ work: @escaping @Sendable () -> Void) { preconditionFailure("continuous-clock only sleeps") }
+    func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
+        preconditionFailure("continuous-clock only sleeps")
+    }
+    func drain() {}
 }

@@ -52,6 +52,7 @@ extension BackendID {
     public static let directCall = BackendID(rawValue: "direct-call")
     public static let protocolCall = BackendID(rawValue: "protocol-call")
     public static let defaultExecutor = BackendID(rawValue: "default-executor")
+    public static let continuousClock = BackendID(rawValue: "continuous-clock")
 }
 
 extension WorkloadID {
@@ -73,6 +74,7 @@ extension WorkloadID {
     public static let observeOn = WorkloadID(rawValue: "W16")
     public static let observeOnDrain = WorkloadID(rawValue: "W17")
     public static let receiveOn = WorkloadID(rawValue: "W18")
+    public static let clockSleep = WorkloadID(rawValue: "W19")
 }
 
 extension ParameterName {

@@ -79,8 +79,9 @@ extension Report {
             "A hop: round trip between two schedulers, what `observe(on:)` pays per value (W4)",
             Ranking(
                 view, handOffs, [.init(header: "round trip", workload: .pingPong, metric: .nsPerRoundTrip, unit: us)]))
+        let sleep = Ranking.Column(header: "task's sleep", workload: .clockSleep, metric: .p99, unit: us)
         add(
-            "Latency, p99: schedule to start (W5) and timer lateness (W6)",
+            "Latency, p99: schedule to start (W5), timer lateness (W6), a task's sleep on the scheduler's clock (W19)",
             Ranking(
                 view, handOffs,
                 [
@@ -90,8 +91,14 @@ extension Report {
                     .init(
                         header: "start, saturated", workload: .startLatency, metric: .p99,
                         parameters: Parameters([.load: 1]), unit: us),
-                    .init(header: "timer lateness", workload: .timerLateness, metric: .p99, unit: us),
-                ]), everyColumn: true)
+                    .init(header: "timer lateness", workload: .timerLateness, metric: .p99, unit: us), sleep,
+                ]), everyColumn: true,
+            after: view.row(.continuousClock, .clockSleep, .p99, sleep.parameters).map {
+                [
+                    "`Task.sleep` on the standard library's `ContinuousClock` (reference `continuous-clock`): "
+                        + "\(Report.interval($0.summary.median, sleep.format)) µs."
+                ]
+            } ?? [])
         let w9 = Ranking.Column(header: "allocations", workload: .allocations, metric: .allocsPerTask)
         add(
             "Allocations per scheduled task (W9, exact counts)",

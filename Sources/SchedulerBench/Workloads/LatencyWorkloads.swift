@@ -63,6 +63,42 @@ extension Workload {
     }
 }
 
+extension Workload {
+    /// W19: Swift tasks sleep until now + U(0, 20 ms) (seeded) on the lane's clock, all asleep together; lateness =
+    /// wake - deadline, read where the task resumes (on the global concurrent executor, as after any sleep). A
+    /// scheduler's clock is ``SchedulerClock`` over it; the `continuous-clock` reference is `Task.sleep`'s own clock.
+    static let clockSleep = Workload(
+        id: .clockSleep, name: "clock-sleep", summary: "how late a task's sleep on the scheduler's clock wakes",
+        requires: [.clock], metrics: latencyMetrics,
+        configurations: {
+            [Parameters([.timers: $0.size(full: 2_000, quick: 500, smoke: 10), .windowMilliseconds: 20])]
+        }
+    ) { lanes, backend, parameters in
+        let (sleepers, window) = (parameters[.timers], UInt64(parameters[.windowMilliseconds]) * 1_000_000)
+        guard let clock = lanes.lane("clock").clock else {
+            preconditionFailure("\(backend.id) has no clock to sleep on")
+        }
+        let overhead = UInt64(BenchClock.overhead)
+        let slots = SampleSlots(count: sleepers)
+        let done = Countdown(sleepers)
+        var random = SplitMix64(seed: 19)
+        let base = Clock.now()
+        for index in 0..<sleepers {
+            let deadline = base + random.next() % window
+            Task.detached {
+                try? await clock.sleep(SchedulerTime(nanoseconds: Int64(deadline)))
+                let woke = Clock.now()
+                // Early wakes (a broken CL1) would show as 0 here; the conformance kit is where they are judged.
+                let late = woke > deadline ? woke - deadline : 0
+                slots.set(index, late &- min(overhead, late))
+                done.tick()
+            }
+        }
+        done.wait()
+        return .latencies(slots.values)
+    }
+}
+
 /// Busy lanes for W5's saturated case: one per core, each fed by its own thread that keeps one 20 µs task in flight
 /// (submit, wait for it to finish, submit again). A lane that re-enqueued itself from inside its own task would
 /// never be empty, and Dispatch's serial queues then starve every other queue on a 2-core machine; feeding from

@@ -2,7 +2,7 @@ import SchedulerKit
 
 extension ClockSubject {
     /// The clocks the kit judges in `bench conformance` and in its own tests: the standard library's, and a
-    /// ``SchedulerClock`` over a real and a virtual scheduler.
+    /// `SchedulerClock` over a real and a virtual scheduler.
     public static var builtIn: [ClockSubject] {
         [
             ClockSubject(

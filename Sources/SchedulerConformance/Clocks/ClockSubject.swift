@@ -52,7 +52,7 @@ public enum ClockKind: String, Sendable, CaseIterable {
 /// How a test drives a virtual clock, and where the sleepers it wakes run.
 public struct VirtualClockDriver: Sendable {
     /// Where the kit runs its sleepers; nil: an executor of the kit's own, a serial one. Give the executor that an
-    /// advance drives (``SchedulerTaskExecutor`` over the `TestScheduler` under a ``SchedulerClock``) and sleepers
+    /// advance drives (`SchedulerTaskExecutor` over the `TestScheduler` under a `SchedulerClock`) and sleepers
     /// run inside the advance, at their deadlines.
     public var executor: (any TaskExecutor)?
     /// Lets every sleeper started so far reach its sleep, without moving time.
@@ -69,7 +69,7 @@ public struct VirtualClockDriver: Sendable {
         self.advance = advance
     }
 
-    /// The driver of a ``SchedulerClock`` over `scheduler`: sleepers run as its tasks, settling runs what is due
+    /// The driver of a `SchedulerClock` over `scheduler`: sleepers run as its tasks, settling runs what is due
     /// now, and an advance is the scheduler's.
     public static func testScheduler(_ scheduler: TestScheduler) -> VirtualClockDriver {
         VirtualClockDriver(
