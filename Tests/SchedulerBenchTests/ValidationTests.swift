@@ -27,7 +27,7 @@ import Testing
         #expect(
             Self.message { _ = try Selection.backends(["nope"]) }.contains(
                 "unknown backend 'nope'; choose from dispatch"))
-        #expect(Self.message { _ = try Selection.workloads(["W19"]) }.contains("unknown workload 'W19'"))
+        #expect(Self.message { _ = try Selection.workloads(["W99"]) }.contains("unknown workload 'W99'"))
         #expect((try? Selection.workloads(["w4,fan-out"])) == [.pingPong, .fanOut])
         #expect((try? Selection.backends([])) == .some(nil))
     }

@@ -9,20 +9,15 @@ import SchedulerKit
 final class SleeperRoom: Sendable {
     let clock: ClockUnderTest
     let executor: any TaskExecutor
-    private let ownPool: ThreadPool?
+    /// The kit's own thread, when the driver names no executor.
+    private let kit: KitThreads?
     /// Sleepers that reached the line just before their sleep.
     let asleep = Counter()
 
     init(_ clock: ClockUnderTest) {
         self.clock = clock
-        if let executor = clock.driver?.executor {
-            self.executor = executor
-            self.ownPool = nil
-        } else {
-            let pool = ThreadPool(threadCount: 1, name: "clock-sleepers")
-            self.executor = SchedulerTaskExecutor(pool.makeScheduler(name: "sleepers"))
-            self.ownPool = pool
-        }
+        kit = clock.driver?.executor == nil ? KitThreads() : nil
+        executor = clock.driver?.executor ?? kit!.executor
     }
 
     /// Starts a sleeper that sleeps until origin + `deadline`, then runs `woke` with the clock's `now`; a sleep that
@@ -56,5 +51,5 @@ final class SleeperRoom: Sendable {
         await clock.driver?.advance(duration)
     }
 
-    func close() { ownPool?.shutdown() }
+    func close() { kit?.close() }
 }

@@ -201,21 +201,6 @@ public enum ExecutorSubjectRules {
     }
 }
 
-/// A thread of the kit's own that runs the checks' tasks (their nonisolated parts), so that no check waits for the
-/// global cooperative pool.
-final class KitThreads: Sendable {
-    private let pool = ThreadPool(threadCount: 1, name: "executor-checks")
-    private let executor: SchedulerTaskExecutor
-
-    init() { executor = SchedulerTaskExecutor(pool.makeScheduler(name: "checks")) }
-
-    func task<R: Sendable>(_ body: @escaping @Sendable () async -> R) -> Task<R, Never> {
-        Task(executorPreference: executor, operation: body)
-    }
-
-    func close() { pool.shutdown() }
-}
-
 /// Blocks the calling thread until `flag` is set or `limit` passes.
 private func waitFor(_ flag: Shared<Bool>, atMost limit: Duration) {
     let deadline = SchedulerTime.monotonicNow() + limit
