@@ -23,6 +23,9 @@ final class Countdown: Sendable {
     }
 
     func wait() { finished.wait() }
+
+    /// Ticks still to come.
+    var remainingCount: Int { remaining.load(ordering: .acquiring) }
 }
 
 /// One slot per task; each slot is written by exactly one task and read only after every task has finished.
