@@ -11,7 +11,7 @@ struct Bench: ParsableCommand {
         subcommands: [
             RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, CalibrateCommand.self,
             CheckCommand.self, ReportCommand.self, ConformanceCommand.self, CountAllocationsCommand.self,
-            ProbeInstructionsCommand.self, CatalogCommand.self, PowerCommand.self,
+            ProbeInstructionsCommand.self, CatalogCommand.self, PowerCommand.self, ExportCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )
