@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs beyond the Swift toolchain: jemalloc, the allocator the benchmarks measure with;
-# valgrind and binutils (objcopy), with which `bench check` counts instructions per task.
+# valgrind and binutils (objcopy), with which `bench check` counts instructions per task; libcurl's development
+# files, which a bench built with --static-swift-stdlib links (static Foundation carries FoundationNetworking, whose
+# URLSession is libcurl's: scripts/portable.sh).
 # Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -13,6 +15,7 @@ missing=()
 ldconfig -p 2>/dev/null | grep -q 'libjemalloc\.so\.2' || missing+=(libjemalloc-dev)
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 command -v objcopy >/dev/null 2>&1 || missing+=(binutils)
+ldconfig -p 2>/dev/null | grep -q 'libcurl\.so ' || missing+=(libcurl4-openssl-dev)
 
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""

@@ -12,6 +12,7 @@ struct Bench: ParsableCommand {
             RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, CalibrateCommand.self,
             CheckCommand.self, ReportCommand.self, ConformanceCommand.self, CountAllocationsCommand.self,
             ProbeInstructionsCommand.self, CatalogCommand.self, PowerCommand.self, ExportCommand.self,
+            MachinesCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

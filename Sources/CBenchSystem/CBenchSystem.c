@@ -57,3 +57,11 @@ int cbench_rename_noreplace(const char *from, const char *to) {
     long rc = syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
     return rc == 0 ? 0 : -errno;
 }
+
+const char *cbench_portable_commit(void) {
+#ifdef SCHEDULERBENCH_PORTABLE_COMMIT
+    return SCHEDULERBENCH_PORTABLE_COMMIT;
+#else
+    return 0;
+#endif
+}

@@ -22,4 +22,8 @@ int cbench_set_affinity(int tid, const int *cpus, int count);
 
 /// rename(2) that fails with -EEXIST instead of replacing an existing target (renameat2 RENAME_NOREPLACE).
 int cbench_rename_noreplace(const char *from, const char *to);
+
+/// The commit a portable bench was built from (scripts/portable.sh defines SCHEDULERBENCH_PORTABLE_COMMIT); NULL for
+/// any other build.
+const char *cbench_portable_commit(void);
 #endif

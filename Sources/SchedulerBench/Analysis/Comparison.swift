@@ -23,6 +23,12 @@ public struct Comparison: Sendable {
         /// The calibrated floor of the cell, as a fraction (nil: exact, or no calibration).
         public let floor: Double?
         public let verdict: Verdict
+
+        /// A figure that means the same on another machine: a ratio to the run's own reference, or an exact count.
+        var travels: Bool {
+            before.metric.isExactCount
+                || (figureBefore.statistic == .ratioToReference && figureAfter.statistic == .ratioToReference)
+        }
     }
 
     public let lines: [Line]
@@ -32,6 +38,9 @@ public struct Comparison: Sendable {
     public let calibration: Calibration?
     /// Why the runs' measured figures are not judged at all (different machines, scales or CPU sets), if they are not.
     public let incomparable: String?
+    /// Runs of two machines: only ratios to each run's own reference rows (and exact counts) are listed; this many
+    /// cells with a median only were left out, since two machines' absolute figures differ by the machines.
+    public let mediansLeftOut: Int
 
     public init(before: [SummaryRow], after: [SummaryRow], calibration: Calibration?) {
         let afterByKey = Dictionary(after.map { ($0.key, $0) }) { first, _ in first }
@@ -42,9 +51,18 @@ public struct Comparison: Sendable {
         self.incomparable = incomparable
         let usable = incomparable == nil ? calibration : nil
         self.calibration = usable
-        lines = before.compactMap { row in
+        let all = before.compactMap { row in
             afterByKey[row.key].map { Self.line(row, $0, entry: usable?.cells[row.key]) }
         }
+        let ratiosOnly = Self.differentMachines(before.first?.metadata, after.first?.metadata)
+        lines = ratiosOnly ? all.filter(\.travels) : all
+        mediansLeftOut = all.count - lines.count
+    }
+
+    /// Both runs have a machine fingerprint, and they differ.
+    static func differentMachines(_ a: RunMetadata?, _ b: RunMetadata?) -> Bool {
+        guard let a, let b, !a.machine.isEmpty, !b.machine.isEmpty else { return false }
+        return a.machine != b.machine
     }
 
     /// Runs of different machines, scales or CPU sets share no noise floor.

@@ -23,7 +23,8 @@ public struct CostCell: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The limits `bench check` holds the deterministic costs to, committed per toolchain and architecture (as SwiftNIO
-/// keeps its allocation limits): `Benchmarks/thresholds/swift-<major.minor>-<arch>.csv`. A cost above its limit
+/// keeps its allocation limits): `Benchmarks/thresholds/swift-<major.minor>-<arch>.csv`, and `…-portable.csv` for a
+/// portable bench (``ThisBuild/isPortable``). A cost above its limit
 /// (beyond the tolerance) is a regression; updating the limits is `bench check --update`, whose diff is reviewed.
 public struct Thresholds: Sendable {
     public var limits: [CostCell: Double]
@@ -66,14 +67,11 @@ public struct Thresholds: Sendable {
 
     /// The thresholds file of this toolchain and architecture, under `folder`.
     public static func file(in folder: String) -> URL {
-        let version =
-            ((try? Command.output("swift", ["--version"])) ?? "").split(separator: "\n").first.flatMap { line in
-                line.split(separator: " ").first { $0.first?.isNumber == true }
-            }.map { $0.split(separator: ".").prefix(2).joined(separator: ".") } ?? "unknown"
         var names = utsname()
         uname(&names)
         let machine = withUnsafeBytes(of: &names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return URL(fileURLWithPath: folder).appendingPathComponent("swift-\(version)-\(machine).csv")
+        return URL(fileURLWithPath: folder).appendingPathComponent(
+            "swift-\(ThisBuild.swiftVersion)-\(machine)\(ThisBuild.isPortable ? "-portable" : "").csv")
     }
 
     public var csv: String {

@@ -41,6 +41,11 @@ extension Comparison {
         if let incomparable {
             text +=
                 "Measured cells are not judged: \(incomparable). Exact counts are compared as counts (over 1 % marked)."
+            if mediansLeftOut > 0 {
+                text +=
+                    " Across machines only ratios to each run's own reference rows are compared: \(mediansLeftOut) cells "
+                    + "with a median only are left out (bench machines puts such runs side by side)."
+            }
         } else if let calibration {
             text +=
                 "A measured difference is marked when it exceeds the floor calibrated on this machine (\(calibration.runs) runs of "

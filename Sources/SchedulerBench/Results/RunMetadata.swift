@@ -52,13 +52,17 @@ public struct RunMetadata: Sendable, Equatable {
     /// A full run of every workload on every backend: what `bench report` reports on unless told otherwise.
     public var isCompleteFullRun: Bool { scale == Scale.full.rawValue && selection == RunSelection.all }
 
+    /// HEAD of the repository bench runs in, and `-dirty` when tracked files have changes.
+    static func repositoryCommit() -> (commit: String, dirty: String) {
+        let commit = (try? Command.output("git", ["rev-parse", "--short=12", "HEAD"])) ?? "unknown"
+        let status = (try? Command.output("git", ["status", "--porcelain", "--untracked-files=no"])) ?? ""
+        return (commit, status.isEmpty ? "" : "-dirty")
+    }
+
     /// Collects the metadata of this machine and process now.
     public static func collect(command: String, clockOverhead: Double) -> RunMetadata {
         let date = Date()
-        let commit = (try? Command.output("git", ["rev-parse", "--short=12", "HEAD"])) ?? "unknown"
-        let dirty =
-            ((try? Command.output("git", ["status", "--porcelain", "--untracked-files=no"])) ?? "").isEmpty
-            ? "" : "-dirty"
+        let (commit, dirty) = ThisBuild.portableCommit.map { ($0, "") } ?? repositoryCommit()
         var record: [String: String] = [:]
         record["run_id"] = RunID.make(date: date, commit: commit)
         record["timestamp"] = ISO8601DateFormatter().string(from: date)
@@ -67,12 +71,11 @@ public struct RunMetadata: Sendable, Equatable {
         record["cpu_model"] = MachineFingerprint.cpuModel()
         record["cores"] = String(ProcessInfo.processInfo.activeProcessorCount)
         record["os"] = MachineFingerprint.operatingSystem()
-        let swift = (try? Command.output("swift", ["--version"])) ?? "unknown"
-        record["swift_version"] = swift.split(separator: "\n").first.map(String.init) ?? "unknown"
+        record["swift_version"] = ThisBuild.swiftDescription
         #if DEBUG
             record["build"] = "debug"
         #else
-            record["build"] = "release"
+            record["build"] = ThisBuild.isPortable ? "release, portable" : "release"
         #endif
         record["command"] = command
         record["load_average"] =
