@@ -12,7 +12,7 @@ struct Bench: ParsableCommand {
             RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, CalibrateCommand.self,
             CheckCommand.self, ReportCommand.self, ConformanceCommand.self, CountAllocationsCommand.self,
             ProbeInstructionsCommand.self, CatalogCommand.self, PowerCommand.self, ExportCommand.self,
-            MachinesCommand.self,
+            MachinesCommand.self, HistoryCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -154,6 +154,7 @@ public enum RunSession {
             cells: AllocationPass.merge(counted, into: cells), metadata: metadata,
             allocator: request.allocator)
         let folder = try RunStore(root: request.resultsRoot).write(runID: metadata.runID, files: results.files)
+        recordInHistory(folder, request, log: log)
         return (folder, results)
     }
 
@@ -197,7 +198,22 @@ public enum RunSession {
             "samples.csv": try CSV.concatenate(samples),
         ]
         let folder = try RunStore(root: request.resultsRoot).write(runID: runID, files: files)
+        recordInHistory(folder, request, log: log)
         return (folder, results)
+    }
+}
+
+extension RunSession {
+    /// A complete full run joins `<results>/history.csv` (``History``); a run whose history cannot be written is
+    /// still a run, so that failure is said and the run kept.
+    static func recordInHistory(_ folder: URL, _ request: RunRequest, log: (String) -> Void) {
+        do {
+            if let file = try History.record(folder, resultsRoot: request.resultsRoot) {
+                log("appended the run to \(file.path)")
+            }
+        } catch {
+            log("the run was not added to the history: \(error); add it with bench history add \(folder.path)")
+        }
     }
 }
 
