@@ -36,6 +36,8 @@ enum Charts {
         case allocations
         case actors
         case idleCPU = "idle_cpu"
+        /// W2 and W3 against their core-relative counts (``CoreRelative``).
+        case scaling
         /// `bench power`'s operating characteristic: not part of a run's report.
         case power
 
@@ -48,6 +50,8 @@ enum Charts {
             case .actors:
                 "Actors and tasks on each executor beside default actors (median; bars span min to max), \(allocator.rawValue)"
             case .idleCPU: "W14: CPU used while idle after one task, \(allocator.rawValue); lower is better"
+            case .scaling:
+                "Cost per task against producers (W2) and schedulers (W3), counted in cores, \(allocator.rawValue)"
             case .power: "bench power: trials called slower (A/A: marked)"
             }
         }
@@ -66,6 +70,9 @@ enum Charts {
                     + "every thread per unit."
             case .idleCPU:
                 "CPU time (user + system) the process used while each backend sat idle after one task (W14): spinning shows here."
+            case .scaling:
+                "Cost per task as producers grow from 1 to 4× the cores (W2) and as one producer spreads over 1, 8× the "
+                    + "cores and 1 000 schedulers (W3): one line per backend, log axis; the counts scale with the machine."
             case .power:
                 "Share of trials called slower per planted slowdown, by backend; at 0, the share of A/A trials marked at all."
             }
@@ -127,6 +134,20 @@ enum Charts {
                 bars(
                     .actors, cell.rows, at: (line, column), title: "\(cell.workload) \(cell.parameters)",
                     yLabel: "\(cell.metric)\(style == .logBars ? " (ns, log)" : "")", style: style)
+            }
+        }
+        let cores = view.rows.first?.metadata.cores ?? Clock.cores
+        let scaling: [(WorkloadID, ParameterName, CoreRelative)] = [
+            (.producers, .producers, .producers), (.fanOut, .schedulers, .fanOutSchedulers),
+        ]
+        for (column, (workload, parameter, counts)) in scaling.enumerated() {
+            for row in view.rows where row.workload == workload && row.metric == .nsPerTask {
+                guard let count = row.parameters.number(parameter) else { continue }
+                points.append(
+                    Point(
+                        chart: .scaling, row: 0, column: column, panelTitle: "\(workload) \(parameter)",
+                        yLabel: "ns per task (log)", style: .logLines, x: counts.label(count, cores: cores),
+                        series: row.backend.rawValue, value: row.summary.median.value))
             }
         }
         for (column, cell) in cells(view, { $0.workload == .idleCPU }).enumerated() {

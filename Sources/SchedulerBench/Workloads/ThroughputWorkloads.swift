@@ -41,12 +41,13 @@ extension Workload {
         return RoundResult(values: [.cpuMsIdle: Double(ProcessCPU.nanoseconds() - cpuStart) / 1e6])
     }
 
-    /// W2: P producer threads, released together, share `tasks` empty tasks onto one serial scheduler.
+    /// W2: P producer threads, released together, share `tasks` empty tasks onto one serial scheduler; P is 1, the
+    /// cores, and twice and four times the cores (``CoreRelative/producers``: 1, 2, 4, 8 on 2 cores).
     static let producers = Workload(
         id: .producers, name: "producers", summary: "P producer threads onto one serial scheduler",
         requires: [.serial, .asynchronous], metrics: [.nsPerTask, .cpuNsPerTask],
         configurations: { scale in
-            [1, 2, 4, 8].map {
+            CoreRelative.producers.counts().map {
                 Parameters([.producers: $0, .tasks: scale.size(full: 40_000, quick: 4_000, smoke: 160)])
             }
         }
@@ -67,12 +68,13 @@ extension Workload {
         ])
     }
 
-    /// W3: one producer spreads tasks round-robin over M serial schedulers of one instance (one pool).
+    /// W3: one producer spreads tasks round-robin over M serial schedulers of one instance (one pool); M is 1, eight
+    /// per core and 1 000 (``CoreRelative/fanOutSchedulers``: 1, 16, 1 000 on 2 cores).
     static let fanOut = Workload(
         id: .fanOut, name: "fan-out", summary: "one producer, tasks round-robin over M serial schedulers on one pool",
         requires: [.serial, .asynchronous], metrics: [.nsPerTask, .cpuNsPerTask],
         configurations: { scale in
-            [1, 16, 1_000].map {
+            CoreRelative.fanOutSchedulers.counts().map {
                 Parameters([.schedulers: $0, .tasks: scale.size(full: 50_000, quick: 5_000, smoke: 200)])
             }
         }
