@@ -51,18 +51,23 @@ extension Report {
         let ns: (name: String, size: Double) = ("ns", 1)
         let us: (name: String, size: Double) = ("µs", 1000)
         var sections: [[String]] = []
-        func add(_ title: String, _ ranking: Ranking, everyColumn: Bool = false, after: [String] = []) {
+        /// `aside`: a sentence on the headline's line (a reference beside the ranking), where a paragraph of its own
+        /// would cost the page two lines.
+        func add(
+            _ title: String, _ ranking: Ranking, everyColumn: Bool = false, aside: String? = nil, after: [String] = []
+        ) {
             let table = ranking.table()
             guard !table.isEmpty else { return }
+            let headline = [ranking.headline(everyColumn: everyColumn), aside].compactMap { $0 }.joined(separator: " ")
             sections.append(
-                ["## \(title)", ""] + [ranking.headline(everyColumn: everyColumn)].compactMap { $0 } + [""] + table
+                ["## \(title)", ""] + (headline.isEmpty ? [] : [headline]) + [""] + table
                     + (after.isEmpty ? [] : [""] + after))
         }
         /// The inline schedulers' figures of a one-column question, in a sentence: they are not ranked with hand-offs.
         func inlineLine(_ column: Ranking.Column) -> [String] {
             let figures = inline.compactMap { id in
                 view.row(id, column.workload, column.metric, column.parameters).map {
-                    "`\(id)` \(Report.interval($0.summary.median, column.format))"
+                    "`\(id)` \(Report.interval($0.summary.median, column.format, bounds: column.format))"
                         + (column.unit.name.isEmpty ? "" : " \(column.unit.name)")
                 }
             }
@@ -93,12 +98,10 @@ extension Report {
                         parameters: Parameters([.load: 1]), unit: us),
                     .init(header: "timer lateness", workload: .timerLateness, metric: .p99, unit: us), sleep,
                 ]), everyColumn: true,
-            after: view.row(.continuousClock, .clockSleep, .p99, sleep.parameters).map {
-                [
-                    "`Task.sleep` on the standard library's `ContinuousClock` (reference `continuous-clock`): "
-                        + "\(Report.interval($0.summary.median, sleep.format)) µs."
-                ]
-            } ?? [])
+            aside: view.row(.continuousClock, .clockSleep, .p99, sleep.parameters).map {
+                "`Task.sleep` on the standard library's `ContinuousClock` (reference `continuous-clock`): "
+                    + "\(Report.interval($0.summary.median, sleep.format, bounds: sleep.format)) µs."
+            })
         let w9 = Ranking.Column(header: "allocations", workload: .allocations, metric: .allocsPerTask)
         add(
             "Allocations per scheduled task (W9, exact counts)",
