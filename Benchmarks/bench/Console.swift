@@ -41,6 +41,13 @@ enum Console {
         exit(1)
     }
 
+    /// A generated file's text into `output` (written whole or not at all), or onto standard output.
+    static func emit(_ text: String, to output: String?) throws {
+        guard let output else { return print(text, terminator: "") }
+        try AtomicFile.write(text, to: URL(fileURLWithPath: output))
+        error("bench: wrote \(output)")
+    }
+
     static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
