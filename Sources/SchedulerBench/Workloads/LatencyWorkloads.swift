@@ -41,25 +41,11 @@ extension Workload {
             [Parameters([.timers: $0.size(full: 2_000, quick: 500, smoke: 10), .windowMilliseconds: 20])]
         }
     ) { lanes, _, parameters in
-        let (timers, window) = (parameters[.timers], UInt64(parameters[.windowMilliseconds]) * 1_000_000)
-        let overhead = UInt64(BenchClock.overhead)
         let lane = lanes.lane("timers")
-        let slots = SampleSlots(count: timers)
-        let done = Countdown(timers)
-        var random = SplitMix64(seed: 6)
-        let base = Clock.now()
-        for index in 0..<timers {
-            let deadline = base + random.next() % window
-            lane.submit(at: SchedulerTime(nanoseconds: Int64(deadline))) {
-                let started = Clock.now()
-                // Early starts (a broken T1) would show as 0 here; the conformance kit is where they are judged.
-                let late = started > deadline ? started - deadline : 0
-                slots.set(index, late &- min(overhead, late))
-                done.tick()
-            }
+        // Early starts (a broken T1) would read as 0; the conformance kit is where they are judged.
+        return DeadlineLateness.measure(parameters, seed: 6) { deadline, woke in
+            lane.submit(at: SchedulerTime(nanoseconds: Int64(deadline))) { woke() }
         }
-        done.wait()
-        return .latencies(slots.values)
     }
 }
 
@@ -74,22 +60,39 @@ extension Workload {
             [Parameters([.timers: $0.size(full: 2_000, quick: 500, smoke: 10), .windowMilliseconds: 20])]
         }
     ) { lanes, backend, parameters in
-        let (sleepers, window) = (parameters[.timers], UInt64(parameters[.windowMilliseconds]) * 1_000_000)
         guard let clock = lanes.lane("clock").clock else {
             preconditionFailure("\(backend.id) has no clock to sleep on")
         }
-        let overhead = UInt64(BenchClock.overhead)
-        let slots = SampleSlots(count: sleepers)
-        let done = Countdown(sleepers)
-        var random = SplitMix64(seed: 19)
-        let base = Clock.now()
-        for index in 0..<sleepers {
-            let deadline = base + random.next() % window
+        // Early wakes (a broken CL1) would read as 0; the conformance kit is where they are judged.
+        return DeadlineLateness.measure(parameters, seed: 19) { deadline, woke in
             Task.detached {
                 try? await clock.sleep(SchedulerTime(nanoseconds: Int64(deadline)))
-                let woke = Clock.now()
-                // Early wakes (a broken CL1) would show as 0 here; the conformance kit is where they are judged.
-                let late = woke > deadline ? woke - deadline : 0
+                woke()
+            }
+        }
+    }
+}
+
+/// W6's and W19's round: `timers` waiters due at now + U(0, `window_ms`) (seeded), all pending together, each
+/// recording how late it woke (the clock read's cost subtracted; an early wake reads as 0).
+enum DeadlineLateness {
+    /// `arm` sets up one waiter for `deadline` (monotonic nanoseconds) that calls `woke` as the first thing it does
+    /// when it runs; the round returns once every waiter has.
+    static func measure(
+        _ parameters: Parameters, seed: UInt64,
+        arm: (_ deadline: UInt64, _ woke: @escaping @Sendable () -> Void) -> Void
+    ) -> RoundResult {
+        let (waiters, window) = (parameters[.timers], UInt64(parameters[.windowMilliseconds]) * 1_000_000)
+        let overhead = UInt64(BenchClock.overhead)
+        let slots = SampleSlots(count: waiters)
+        let done = Countdown(waiters)
+        var random = SplitMix64(seed: seed)
+        let base = Clock.now()
+        for index in 0..<waiters {
+            let deadline = base + random.next() % window
+            arm(deadline) {
+                let now = Clock.now()
+                let late = now > deadline ? now - deadline : 0
                 slots.set(index, late &- min(overhead, late))
                 done.tick()
             }
