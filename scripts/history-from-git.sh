@@ -9,8 +9,8 @@ bench=("${1:-}")
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 folders=()
-for path in $(git log --diff-filter=A --name-only --format= -- 'Results/*/summary.csv' | grep -E '^Results/[^/]+/summary.csv$' | sort -u); do
-    commit="$(git log --diff-filter=A --format=%h -- "$path" | tail -1)"
+for path in $(git log --no-renames --diff-filter=A --name-only --format= -- 'Results/*/summary.csv' | grep -E '^Results/[^/]+/summary.csv$' | sort -u); do
+    commit="$(git log --no-renames --diff-filter=A --format=%h -- "$path" | tail -1)"
     folder="$work/$(basename "$(dirname "$path")")"
     mkdir -p "$folder"
     git show "$commit:$path" >"$folder/summary.csv"

@@ -36,12 +36,9 @@ public struct History: Sendable {
     public mutating func add(_ run: RunData) -> Bool {
         guard let id = run.metadata?.runID, !runIDs.contains(id) else { return false }
         rows += run.summary.map(HistoryRow.init)
-        let order = Dictionary(
-            uniqueKeysWithValues: runIDs.map { id in (id, rows.first { $0.runID == id }!.timestamp) })
-        rows = rows.enumerated().sorted { a, b in
-            let (x, y) = (order[a.element.runID]!, order[b.element.runID]!)
-            return x != y ? x < y : a.offset < b.offset
-        }.map(\.element)
+        // A run's rows share its timestamp, so ordering by timestamp, then by place, keeps each run whole and in order.
+        rows = rows.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
+            .map(\.element)
         return true
     }
 
@@ -91,22 +88,16 @@ public final class CalibrationBook {
 
     public init(root: String) { self.root = root }
 
-    /// The floor of `rows`' cell when one calibration covers every one of them, else nil.
+    /// The floor of `rows`' cell when they were all made on one machine, scale and CPU set that has a calibration.
     public func floor(_ rows: [HistoryRow]) -> Double? {
-        guard let first = rows.first, let key = first.key else { return nil }
-        let calibrations = rows.map { row -> Calibration? in
-            let name = [row.machine, row.scale, row.cpus, row.pinned ? "pinned" : ""].joined(separator: "|")
-            if let known = found[name] { return known }
-            let calibration = (try? Calibration.load(for: row.calibrationMetadata, root: root)) ?? nil
-            found[name] = calibration
-            return calibration
+        let kinds = Set(rows.map { [$0.machine, $0.scale, $0.cpus, $0.pinned ? "pinned" : ""].joined(separator: "|") })
+        guard kinds.count == 1, let kind = kinds.first, let first = rows.first, let key = first.key else { return nil }
+        if found[kind] == nil {
+            found[kind] = .some((try? Calibration.load(for: first.calibrationMetadata, root: root)) ?? nil)
         }
-        guard let calibration = calibrations.first ?? nil,
-            calibrations.allSatisfy({
-                $0?.machine == calibration.machine && $0?.scale == calibration.scale && $0?.cpus == calibration.cpus
-            }),
-            let entry = calibration.cells[key], entry.onLogScale
-        else { return nil }
+        guard let calibration = found[kind] ?? nil, let entry = calibration.cells[key], entry.onLogScale else {
+            return nil
+        }
         return entry.compareFloor
     }
 
