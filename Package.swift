@@ -9,11 +9,12 @@ let strict: [SwiftSetting] = [
 let nonApple: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
 
 /// The peers are package traits, on by default: a package that depends on SchedulerKit and SchedulerConformance with
-/// `traits: []` resolves neither swift-nio nor OpenCombine (`Tests/Fixtures/KitOnly` checks it). A target that uses a
+/// `traits: []` resolves none of swift-nio, OpenCombine and swift-clocks (`scripts/check-fixture.sh` checks it). A target that uses a
 /// peer guards its code with `#if NIO` / `#if Combine` and its dependency with the same trait, since a package
 /// dependency is left out only when every use of it is guarded.
 let nio: TargetDependencyCondition? = .when(traits: ["NIO"])
 let combine: TargetDependencyCondition? = .when(platforms: nonApple, traits: ["Combine"])
+let swiftClocks: TargetDependencyCondition? = .when(traits: ["SwiftClocks"])
 
 let package = Package(
     name: "SchedulerKit",
@@ -29,7 +30,9 @@ let package = Package(
         .trait(
             name: "NIO", description: "SwiftNIO's EventLoop and NIOThreadPool as schedulers, subjects and bench lanes"),
         .trait(name: "Combine", description: "Combine both ways (OpenCombine off Apple platforms), subjects and lanes"),
-        .default(enabledTraits: ["NIO", "Combine"]),
+        .trait(
+            name: "SwiftClocks", description: "Point-Free's swift-clocks (TestClock, ImmediateClock) as clock subjects"),
+        .default(enabledTraits: ["NIO", "Combine", "SwiftClocks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -38,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Combine's open-source implementation, for Linux; on Apple platforms the Combine targets use Combine itself.
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // Point-Free's clocks, judged by the CL rules like the standard library's.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         // API documentation of SchedulerKit and SchedulerConformance (`scripts/docs.sh`).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -88,6 +93,7 @@ let package = Package(
                 "SchedulerConformance",
                 "SchedulerKitNIO",
                 .product(name: "NIOPosix", package: "swift-nio", condition: nio),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: nio),
             ],
             swiftSettings: strict
         ),
@@ -95,6 +101,14 @@ let package = Package(
         .target(
             name: "SchedulerConformanceCombine",
             dependencies: ["SchedulerConformance", "SchedulerKitCombine"],
+            swiftSettings: strict
+        ),
+        // swift-clocks' clocks as conformance subjects.
+        .target(
+            name: "SchedulerConformanceClocks",
+            dependencies: [
+                "SchedulerConformance", .product(name: "Clocks", package: "swift-clocks", condition: swiftClocks),
+            ],
             swiftSettings: strict
         ),
         .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("dl")]),
@@ -109,6 +123,7 @@ let package = Package(
                 "SchedulerConformance",
                 "SchedulerConformanceNIO",
                 "SchedulerConformanceCombine",
+                "SchedulerConformanceClocks",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: combine),
                 "CJemalloc",
                 "CBenchSystem",
@@ -138,7 +153,8 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: [
-                "SchedulerConformance", "SchedulerConformanceNIO", "SchedulerConformanceCombine", "SchedulerKit",
+                "SchedulerConformance", "SchedulerConformanceNIO", "SchedulerConformanceCombine",
+                "SchedulerConformanceClocks", "SchedulerKit",
             ],
             swiftSettings: strict
         ),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A third party's package that depends on SchedulerKit with none of its traits (Tests/Fixtures/BenchYourOwn): it must
-# resolve neither swift-nio nor OpenCombine, build, and pass its tests (the kit on its own scheduler, and the bench).
+# resolve none of swift-nio, OpenCombine and swift-clocks, build, and pass its tests (the kit on its own scheduler, and the bench).
 # It builds under .build-fixture/ at the repository root and leaves nothing in the fixture's folder, which is also
 # the source folder of the PublicAPITests target.
 set -euo pipefail
@@ -11,8 +11,8 @@ cd "$fixture"
 scratch=(--scratch-path "$root/.build-fixture")
 deps=$(swift package "${scratch[@]}" show-dependencies --format flatlist)
 printf 'resolved: %s\n' "$(tr '\n' ' ' <<<"$deps")"
-if grep -qiE 'swift-nio|opencombine' <<<"$deps"; then
-    echo "check-fixture: a package with traits: [] resolved a peer (above); guard its uses with the NIO or Combine trait" >&2
+if grep -qiE 'swift-nio|opencombine|swift-clocks' <<<"$deps"; then
+    echo "check-fixture: a package with traits: [] resolved a peer (above); guard its uses with the NIO, Combine or SwiftClocks trait" >&2
     exit 1
 fi
 SCHEDULERKIT_CONFORMANCE_SCALE=${SCHEDULERKIT_CONFORMANCE_SCALE:-0.1} swift test "${scratch[@]}"

@@ -81,16 +81,19 @@ struct ConformanceCommand: ParsableCommand {
             }
         FileHandle.standardError.write(Data("\n".utf8))
         // Clocks and executors are judged in this process, after the schedulers: the built-in ones are the standard
-        // library's, the runtime's, NIO's, and SchedulerKit's over schedulers the matrix above has already run.
-        let families = Self.blocking {
-            [
-                ClockRules.family(
-                    rules: clockRules, subjects: clocks,
-                    results: await Self.judge(clocks, by: clockRules, with: { await $0.evaluate($1) })),
-                ExecutorSubjectRules.family(
-                    rules: executorRules, subjects: executors,
-                    results: await Self.judge(executors, by: executorRules, with: { await $0.evaluate($1) })),
-            ]
+        // library's, the runtime's, NIO's, and SchedulerKit's over schedulers the matrix above has already run. This
+        // thread serves the main queue meanwhile: MainActor's executor is one of the subjects.
+        let families = Self.servingMainQueue {
+            Self.blocking {
+                [
+                    ClockRules.family(
+                        rules: clockRules, subjects: clocks,
+                        results: await Self.judge(clocks, by: clockRules, with: { await $0.evaluate($1) })),
+                    ExecutorSubjectRules.family(
+                        rules: executorRules, subjects: executors,
+                        results: await Self.judge(executors, by: executorRules, with: { await $0.evaluate($1) })),
+                ]
+            }
         }
         let results = schedulerResults + families.flatMap(\.results)
         let provenance = ReportProvenance(command: commandLine(), commit: gitCommit(), machine: machineDescription())
@@ -110,9 +113,12 @@ struct ConformanceCommand: ParsableCommand {
                 ConformanceReport.rulesPage(command: commandLine()), to: URL(fileURLWithPath: rulesPage))
         }
         let failures = results.filter(\.outcome.isFailure)
-        let byDesign = failures.filter { backends.designReason(for: $0) != nil }
+        let designReason = { (result: RuleResult) in
+            backends.designReason(for: result) ?? families.lazy.compactMap { $0.designReason(for: result) }.first
+        }
+        let byDesign = failures.filter { designReason($0) != nil }
         for failure in failures {
-            if backends.designReason(for: failure) == nil {
+            if designReason(failure) == nil {
                 print(failure.failureMessage)
             } else {
                 print("\(failure) [expected: fails by design]")

@@ -129,8 +129,8 @@ final class Shared<Value: Sendable>: Sendable {
     @discardableResult func update<R>(_ body: (inout Value) -> R) -> R { locked.withLock { body(&$0) } }
 }
 
-extension Shared where Value == [Int] {
-    func append(_ element: Int) { update { $0.append(element) } }
+extension Shared {
+    func append<Element: Sendable>(_ element: Element) where Value == [Element] { update { $0.append(element) } }
 }
 
 /// Counts live instances of ``Tracked``: a capture the check hands to a task, to see when the task lets go of it.

@@ -2,6 +2,21 @@ import SchedulerConformance
 import SchedulerKit
 import Testing
 
+#if SwiftClocks
+    import SchedulerConformanceClocks
+#endif
+
+extension ClockSubject {
+    /// The built-in clocks and, with the SwiftClocks trait, Point-Free's.
+    static var judgedHere: [ClockSubject] {
+        #if SwiftClocks
+            builtIn + swiftClocks
+        #else
+            builtIn
+        #endif
+    }
+}
+
 /// One clock rule on one clock subject.
 struct ClockCase: Sendable, CustomTestStringConvertible {
     let subject: ClockSubject
@@ -62,9 +77,17 @@ struct ClockControlCase: Sendable, CustomTestStringConvertible {
 extension Conformance {
     @Suite struct Clocks {
         @Test(
-            "Built-in clock keeps the rule, or declares it does not", arguments: ClockCase.cases(ClockSubject.builtIn))
+            "Built-in clock keeps the rule, or declares it does not",
+            arguments: ClockCase.cases(ClockSubject.judgedHere))
         func rule(_ pair: ClockCase) async {
             let result = await pair.subject.evaluate(pair.rule)
+            if let reason = pair.subject.expectedFailures[pair.rule.id] {
+                // A peer's clock that fails by its design: the failure is shown, not hidden, and is no regression.
+                withKnownIssue(Comment(rawValue: reason), isIntermittent: true) {
+                    #expect(!result.outcome.isFailure, "\(result)")
+                }
+                return
+            }
             #expect(!result.outcome.isFailure, "\(result)")
         }
 

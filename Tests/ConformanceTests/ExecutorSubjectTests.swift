@@ -49,15 +49,23 @@ struct ExecutorControl: Sendable, CustomTestStringConvertible {
             mustFail: mustFail, mayFail: mayFail)
     }
 
+    /// A control as a task's preference, telling X5 which threads run its jobs.
+    static func task(_ name: String, _ defect: QueueExecutor.Defect, mustFail: Set<String>) -> ExecutorControl {
+        ExecutorControl(
+            subject: ExecutorSubject(name: "Control: \(name)") {
+                let executor = QueueExecutor(defect)
+                return ExecutorUnderTest(task: executor, isRunningJob: { executor.isRunningJob })
+            }, mustFail: mustFail)
+    }
+
     static let all: [ExecutorControl] = [
         queue("correct queue executor", .none, mustFail: []),
         // Tasks started in order on a concurrent queue overtake one another now and then (X2).
-        queue("jobs on a concurrent queue", .concurrent, mustFail: ["X1"], mayFail: ["X2"]),
-        queue("jobs inside enqueue", .inline, mustFail: ["X3"]),
-        ExecutorControl(
-            subject: ExecutorSubject(name: "Control: task jobs inside enqueue") {
-                ExecutorUnderTest(task: QueueExecutor(.inline))
-            }, mustFail: ["X3"]),
+        queue("jobs on a concurrent queue", .concurrent, mustFail: ["X1", "X6"], mayFail: ["X2"]),
+        queue("jobs inside enqueue", .inline, mustFail: ["X3", "X6"]),
+        task("task jobs inside enqueue", .inline, mustFail: ["X3"]),
+        task("correct queue executor as a task preference", .none, mustFail: []),
+        task("task jobs handed on to the global executor", .forwardsToGlobal, mustFail: ["X5"]),
         queue("claims isolation everywhere", .claimsIsolationEverywhere, mustFail: ["X4"]),
         ExecutorControl(
             subject: ExecutorSubject(name: "Control: jobs on a stack") {

@@ -6,6 +6,9 @@ import SchedulerConformance
 #if Combine
     import SchedulerConformanceCombine
 #endif
+#if SwiftClocks
+    import SchedulerConformanceClocks
+#endif
 
 /// The catalog as the bench and `bench conformance` see it: every subject the project judges, one entry each
 /// (``ConformanceBackend``), SchedulerKit's first, then the peers whose package traits are enabled (`NIO`, `Combine`).
@@ -25,8 +28,14 @@ public enum Catalog {
         return peers
     }
 
-    /// Every clock the project judges (the CL rules).
-    public static let clocks: [ClockSubject] = ClockSubject.builtIn
+    /// Every clock the project judges (the CL rules): the standard library's, SchedulerKit's, then swift-clocks'.
+    public static var clocks: [ClockSubject] {
+        var clocks = ClockSubject.builtIn
+        #if SwiftClocks
+            clocks += ClockSubject.swiftClocks
+        #endif
+        return clocks
+    }
 
     /// Every executor the project judges (the X rules): SchedulerKit's, the runtime's, then the peers'.
     public static var executors: [ExecutorSubject] {

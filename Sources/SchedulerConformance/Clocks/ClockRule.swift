@@ -20,6 +20,11 @@ public enum ClockRules {
             code: "CL", title: "Clocks (any Swift Clock, real or virtual)",
             intro:
                 "Any Swift `Clock` as a subject (`ClockSubject`): the CL rules, on fresh clocks. Virtual clocks are driven by their own advance; real ones move by themselves.",
-            rules: rules.map(\.text), subjects: subjects.map(\.name), results: results)
+            rules: rules.map(\.text), subjects: subjects.map(\.name), results: results,
+            expectedFailures: subjects.flatMap { subject in
+                subject.expectedFailures.map {
+                    SubjectFamily.Key(rule: $0.key, subject: subject.name, reason: $0.value)
+                }
+            })
     }
 }

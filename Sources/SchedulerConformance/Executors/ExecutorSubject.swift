@@ -58,18 +58,28 @@ public enum ExecutorKind: String, Sendable, CaseIterable {
 public struct ExecutorUnderTest: Sendable {
     let serial: (any SerialExecutor)?
     let task: (any TaskExecutor)?
+    /// True on a thread that is running one of the executor's jobs; nil when the executor cannot tell (X5 then checks
+    /// only what it can see without it).
+    let isRunningJob: (@Sendable () -> Bool)?
     /// Called when the check is done: shut down the threads behind the executor.
     let tearDown: @Sendable () -> Void
 
     public init(serial: any SerialExecutor, tearDown: @escaping @Sendable () -> Void = {}) {
         self.serial = serial
         self.task = nil
+        self.isRunningJob = nil
         self.tearDown = tearDown
     }
 
-    public init(task: any TaskExecutor, tearDown: @escaping @Sendable () -> Void = {}) {
+    /// A task executor; `isRunningJob`, where the executor can tell, says whether the calling thread is running one
+    /// of its jobs (for a scheduler's, `Schedulers.current === scheduler`).
+    public init(
+        task: any TaskExecutor, isRunningJob: (@Sendable () -> Bool)? = nil,
+        tearDown: @escaping @Sendable () -> Void = {}
+    ) {
         self.serial = nil
         self.task = task
+        self.isRunningJob = isRunningJob
         self.tearDown = tearDown
     }
 

@@ -10,11 +10,13 @@ import SchedulerKit
 /// A promise of any `SerialExecutor` or `TaskExecutor` (family X), checked on an ``ExecutorUnderTest``.
 public typealias ExecutorRule = SubjectRule<ExecutorUnderTest, ExecutorKind>
 
-/// X1–X4: what SE-0392 asks of a serial executor, what an executor may promise beyond it (declared when it does
-/// not), and the isolation checks the runtime relies on. The kit's own tasks run on a thread pool of its own, so no
+/// X1–X6: what SE-0392 asks of a serial executor, what an executor may promise beyond it (declared when it does
+/// not), and the isolation checks the runtime relies on, and how tasks meet the executor (X5, X6 in `ExecutorTaskRules.swift`). The kit's own tasks run on a thread pool of its own, so no
 /// check needs the global cooperative pool, which the test runner's threads may be blocking.
 public enum ExecutorSubjectRules {
-    public static let all: [ExecutorRule] = [exclusion, fifo, neverInsideEnqueue, isolation]
+    public static let all: [ExecutorRule] = [
+        exclusion, fifo, neverInsideEnqueue, isolation, preferenceInherited, immediateStartsInline,
+    ]
 
     public static func rule(_ id: String) -> ExecutorRule? { all.first { $0.id == id } }
 
@@ -202,7 +204,7 @@ public enum ExecutorSubjectRules {
 }
 
 /// Blocks the calling thread until `flag` is set or `limit` passes.
-private func waitFor(_ flag: Shared<Bool>, atMost limit: Duration) {
+func waitFor(_ flag: Shared<Bool>, atMost limit: Duration) {
     let deadline = SchedulerTime.monotonicNow() + limit
     while !flag.value && SchedulerTime.monotonicNow() < deadline { usleep(100) }
 }

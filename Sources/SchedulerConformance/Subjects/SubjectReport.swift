@@ -11,10 +11,19 @@ public struct SubjectFamily: Sendable {
     public var rules: [RuleText]
     public var subjects: [String]
     public var results: [RuleResult]
+    /// The rules subjects fail by their design, with why.
+    public var expectedFailures: [Key]
+
+    /// A rule on a subject, with why it fails there by design.
+    public struct Key: Sendable {
+        public var rule: String
+        public var subject: String
+        public var reason: String
+    }
 
     public init(
         code: String, title: String, intro: String, rules: [RuleText], subjects: [String] = [],
-        results: [RuleResult] = []
+        results: [RuleResult] = [], expectedFailures: [Key] = []
     ) {
         self.code = code
         self.title = title
@@ -22,6 +31,13 @@ public struct SubjectFamily: Sendable {
         self.rules = rules
         self.subjects = subjects
         self.results = results
+        self.expectedFailures = expectedFailures
+    }
+
+    /// Why `result` is a failure by design, or nil: a failed result with no reason here is a regression.
+    public func designReason(for result: RuleResult) -> String? {
+        guard result.outcome.isFailure else { return nil }
+        return expectedFailures.first { $0.rule == result.ruleID && $0.subject == result.backendName }?.reason
     }
 
     /// Every family of subjects other than schedulers, with no results: for the rule lists.
@@ -56,8 +72,9 @@ extension ConformanceReport {
         if !noteworthy.isEmpty {
             out += "\n"
             for result in noteworthy {
-                out += "- \(result.ruleID) · \(result.backendName): \(result.outcome.label): "
-                out += markdownEscaped(result.outcome.detail) + "\n"
+                out += "- \(result.ruleID) · \(result.backendName): \(result.outcome.label)"
+                if let reason = family.designReason(for: result) { out += " (by design: \(markdownEscaped(reason)))" }
+                out += ": " + markdownEscaped(result.outcome.detail) + "\n"
             }
         }
         return out

@@ -17,6 +17,8 @@ final class QueueExecutor: SerialExecutor, TaskExecutor {
         case inline
         /// Says it isolates everywhere (X4).
         case claimsIsolationEverywhere
+        /// Hands each job on to the global concurrent executor instead of running it on its queue (X5).
+        case forwardsToGlobal
     }
 
     let defect: Defect
@@ -31,6 +33,7 @@ final class QueueExecutor: SerialExecutor, TaskExecutor {
         switch defect {
         case .inline: run(job)
         case .concurrent: DispatchQueue.global().async { self.run(job) }
+        case .forwardsToGlobal: globalConcurrentExecutor.enqueue(ExecutorJob(job))
         case .none, .claimsIsolationEverywhere: queue.async { self.run(job) }
         }
     }
@@ -47,10 +50,14 @@ final class QueueExecutor: SerialExecutor, TaskExecutor {
     func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
     func asUnownedTaskExecutor() -> UnownedTaskExecutor { UnownedTaskExecutor(ordinary: self) }
 
-    func isIsolatingCurrentContext() -> Bool? {
+    /// True on a thread running one of this executor's jobs (what X5 asks of a task executor).
+    var isRunningJob: Bool {
         let thread = pthread_self()
-        return defect == .claimsIsolationEverywhere
-            || running.withLock { $0.contains { pthread_equal($0, thread) != 0 } }
+        return running.withLock { $0.contains { pthread_equal($0, thread) != 0 } }
+    }
+
+    func isIsolatingCurrentContext() -> Bool? {
+        defect == .claimsIsolationEverywhere || isRunningJob
     }
 
     func checkIsolated() {

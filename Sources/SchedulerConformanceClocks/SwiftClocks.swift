@@ -1,0 +1,35 @@
+#if SwiftClocks
+    import Clocks
+    import SchedulerConformance
+
+    extension ClockSubject {
+        /// Point-Free's swift-clocks as subjects of the CL rules: `TestClock`, a virtual clock that a test advances,
+        /// and `ImmediateClock`, which never waits and moves its `now` to each deadline it is asked to sleep until.
+        public static let swiftClocks: [ClockSubject] = [testClock, immediateClock]
+
+        /// Driven by its own `advance(by:)`; settling is an advance by nothing, which lets every sleeper started so
+        /// far reach its sleep (the clock yields to them) and wakes what is due now.
+        public static let testClock = ClockSubject(
+            name: "swift-clocks TestClock", summary: "Point-Free's virtual clock, moved by advance(by:)"
+        ) {
+            let clock = TestClock<Duration>()
+            return ClockUnderTest(
+                clock,
+                driver: VirtualClockDriver(
+                    settle: { await clock.advance(by: .zero) }, advance: { await clock.advance(by: $0) }))
+        }
+
+        /// It moves by itself, as far as a sleeper can tell: each sleep returns at once with `now` at its deadline.
+        public static let immediateClock = ClockSubject(
+            name: "swift-clocks ImmediateClock", summary: "Point-Free's clock whose sleeps return at once",
+            expectedFailures: [
+                "CL1":
+                    "each sleep sets now to its own deadline, the last writer wins: with sleepers side by side, one reads a now that another set below its deadline (now moves backwards)",
+                "CL6":
+                    "a sleep returns at once, so there is no sleep left to cancel: a task cancelled while it sleeps returns normally; one cancelled before it sleeps throws",
+            ]
+        ) {
+            ClockUnderTest(ImmediateClock<Duration>())
+        }
+    }
+#endif
