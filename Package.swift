@@ -41,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Combine's open-source implementation, for Linux; on Apple platforms the Combine targets use Combine itself.
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // AsyncTimerSequence, the repeating timer the bench sets our repeating work beside (W20).
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         // Point-Free's clocks, judged by the CL rules like the standard library's.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         // API documentation of SchedulerKit and SchedulerConformance (`scripts/docs.sh`).
@@ -129,6 +131,7 @@ let package = Package(
                 "CBenchSystem",
                 "ToolSupport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "NIOCore", package: "swift-nio", condition: nio),
                 .product(name: "NIOPosix", package: "swift-nio", condition: nio),
             ],

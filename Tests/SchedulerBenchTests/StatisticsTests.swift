@@ -25,6 +25,15 @@ import ToolSupport
         #expect(SampleSummary([100, 100, 100]).isTooNoisy)  // too few rounds to trust
     }
 
+    @Test func anExactCountIsTrustedHoweverFewRoundsCountedIt() {
+        let counted = Fixtures.row(.threadPool, median: 1, count: 1, workload: .allocations, metric: .allocsPerTask)
+        #expect(counted.isTrusted)
+        let timedOnce = Fixtures.row(.threadPool, median: 45, count: 1, workload: .allocations, metric: .peakRSSGrowth)
+        #expect(!timedOnce.isTrusted)
+        #expect(!Fixtures.row(.threadPool, median: 100, low: 80, high: 140).isTrusted)
+        #expect(Fixtures.row(.threadPool, median: 100, low: 95, high: 108).isTrusted)
+    }
+
     @Test func intervalLiesWithinTheRangeAndContainsTheMedian() {
         let estimate = Statistics.medianEstimate([98, 103, 99, 101, 100, 97, 102])
         #expect(estimate.value == 100)

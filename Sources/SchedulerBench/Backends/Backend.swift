@@ -35,8 +35,9 @@ public struct Backend: Sendable {
 
     /// The `default-executor` reference hosts actors and tasks only: it is not a lane for the W1–W10 workloads.
     public var hostsOnlyActors: Bool { capabilities.subtracting(.promptWakeUp) == [.executor, .taskExecutor] }
-    /// The `continuous-clock` reference: a clock to sleep on, and nothing else (W19 only).
-    public var hostsOnlyAClock: Bool { capabilities == [.clock] }
+    /// The clock references (`continuous-clock`, `swift-clocks-testclock`): a clock, and nothing else (W19–W21).
+    public var hostsOnlyAClock: Bool { !capabilities.isEmpty && capabilities.isSubset(of: Self.clockCapabilities) }
+    static let clockCapabilities: Capabilities = [.clock, .virtualClock]
 
     /// A scheduler backend of a third party (``custom(_:summary:traits:comparedWith:cancelsPlainWork:conformanceName:makeInstance:)``);
     /// `lacking` removes what its traits do not say (handles that cannot cancel).
@@ -130,11 +131,13 @@ extension Backend {
                 LaneGroup { _ in DefaultExecutorLane() }
             },
             .reference(
-                .continuousClock, "Task.sleep on the standard library's ContinuousClock (W19)", capabilities: [.clock]
+                .continuousClock,
+                "Task.sleep on the standard library's ContinuousClock (W19); AsyncTimerSequence on it (W20)",
+                capabilities: [.clock]
             ) {
                 LaneGroup { _ in ContinuousClockLane() }
             },
-        ] + peerReferences
+        ] + peerReferences + clockReferences
 
     /// A built-in or registered backend (``register(_:)``).
     public static func withID(_ id: BackendID) -> Backend? { known.first { $0.id == id } }

@@ -45,12 +45,16 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// timers has, or the standard library's `ContinuousClock` for the `continuous-clock` reference.
     public static let clock = Capabilities(rawValue: 1 << 12)
 
+    /// A virtual clock a test drives (W21): `SchedulerClock` over a virtual-time scheduler, or swift-clocks'
+    /// `TestClock` for its reference.
+    public static let virtualClock = Capabilities(rawValue: 1 << 13)
+
     static let names: [(Capabilities, String)] = [
         (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
         (.flatRecursion, "flat-recursion"), (.virtualTime, "virtual-time"), (.executor, "executor"),
         (.taskExecutor, "task-executor"),
         (.cancellation, "cancel"), (.concurrent, "concurrent"), (.combine, "combine"),
-        (.promptWakeUp, "prompt-wake-up"), (.clock, "clock"),
+        (.promptWakeUp, "prompt-wake-up"), (.clock, "clock"), (.virtualClock, "virtual-clock"),
     ]
 
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
@@ -78,6 +82,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
             capabilities.formUnion([.realTimers, .clock])
         }
         if traits.contains(.virtualTime) { capabilities.insert(.virtualTime) }
+        if traits.isSuperset(of: [.timed, .virtualTime]) { capabilities.insert(.virtualClock) }
         if traits.contains(.timed) { capabilities.insert(.combine) }
         if !traits.isDisjoint(with: [.asynchronous, .trampoline, .virtualTime]) { capabilities.insert(.flatRecursion) }
         // Actor workloads have no driver for virtual time, so they need an asynchronous executor.

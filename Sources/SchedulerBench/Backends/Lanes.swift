@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SchedulerConformance
 import SchedulerKit
 
 /// One place work can be sent: a scheduler, or a raw primitive measured beside the schedulers.
@@ -15,14 +16,27 @@ public protocol Lane: AnyObject, Sendable {
     /// A task executor that runs a task's jobs on this lane (``Capabilities/taskExecutor``); nil: Swift's default.
     /// Default: a ``SchedulerTaskExecutor`` over the lane's scheduler.
     var taskExecutor: (any TaskExecutor)? { get }
+    /// The executor of the lane's actors (``Capabilities/executor``); nil: default actors. Default: a
+    /// ``SchedulerExecutor`` over the lane's scheduler.
+    var serialExecutor: (any SerialExecutor)? { get }
     /// A clock to sleep on (``Capabilities/clock``). Default: a ``SchedulerClock`` over the lane's scheduler when it
     /// is timed.
     var clock: SleepingClock? { get }
+    /// Repeating work at a fixed rate (W20). Default: the lane's timed scheduler's `schedule(at:every:)`.
+    var ticker: Ticker? { get }
+    /// A virtual clock and its driver (``Capabilities/virtualClock``, W21). Default: a ``SchedulerClock`` over the
+    /// lane's ``TestScheduler``, driven by its `advance(by:)`.
+    var virtualClock: ClockUnderTest? { get }
 }
 
 extension Lane {
     public var taskExecutor: (any TaskExecutor)? { scheduler.map { SchedulerTaskExecutor($0) } }
+    public var serialExecutor: (any SerialExecutor)? { scheduler.map { SchedulerExecutor($0) } }
     public var clock: SleepingClock? { (scheduler as? any TimedScheduler).map { SleepingClock(SchedulerClock($0)) } }
+    public var ticker: Ticker? { (scheduler as? any TimedScheduler).map(Ticker.init(repeatingOn:)) }
+    public var virtualClock: ClockUnderTest? {
+        (scheduler as? TestScheduler).map { ClockUnderTest(SchedulerClock($0), driver: .testScheduler($0)) }
+    }
 }
 
 /// A Swift `Clock` as W19 sleeps on it: until a deadline on the monotonic clock, whatever the clock's `Instant`.
@@ -152,6 +166,7 @@ public final class LaneGroup: Sendable {
 final class ContinuousClockLane: Lane {
     var scheduler: (any Scheduler)? { nil }
     var clock: SleepingClock? { SleepingClock(ContinuousClock()) }
+    var ticker: Ticker? { .asyncTimerSequence }
     func submit(_ work: @escaping @Sendable () -> Void) { preconditionFailure("continuous-clock only sleeps") }
     func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
         preconditionFailure("continuous-clock only sleeps")

@@ -60,6 +60,13 @@ extension Metric {
     public static let peakRSSGrowth = Metric("peak_rss_growth", unit: "MiB")
     public static let rssPerQueuedTask = Metric("rss_per_queued_task", unit: "B")
     public static let cpuMsIdle = Metric("cpu_ms_idle", unit: "ms")
+    // Repeating timers (W20): how much later each tick fires than the one before, beyond the plan (a least-squares
+    // slope; 0 for a fixed-rate timer, a tick's own cost for one that counts from the last tick), and how far behind
+    // the plan the last tick ran.
+    public static let driftPerTick = Metric("drift_ns_per_tick", unit: "ns")
+    public static let lastTickLateness = Metric("last_tick_lateness", unit: "ns")
+    // Virtual clocks (W21): the wall-clock time one advance takes per sleeper it wakes.
+    public static let nsPerSleeper = Metric("ns_per_sleeper", unit: "ns")
     // Exact counts: allocations (W9 on the scheduling thread; W11–W13 on every thread) and instructions.
     public static let allocsPerTask = Metric("allocs_per_task", unit: "allocations", exact: true)
     public static let bytesPerTask = Metric("bytes_per_task", unit: "B", exact: true)
@@ -86,6 +93,7 @@ extension Metric {
         .nsPerEvent,
         .eventsPerSecond, .speedup, .eventsPerDrain, .sendsDuringDrain,
         .p50, .p90, .p99, .p999, .maxLatency, .peakRSSGrowth, .rssPerQueuedTask, .cpuMsIdle,
+        .driftPerTick, .lastTickLateness, .nsPerSleeper,
         .allocsPerTask, .bytesPerTask, .allocsPerCall, .allocsPerRoundTrip,
         .sizeClassBytesPerTask, .sizeClassBytesPerCall, .sizeClassBytesPerRoundTrip,
         .instructionsToSchedule, .instructionsToRun, .estimatedCyclesToSchedule, .estimatedCyclesToRun,

@@ -53,6 +53,7 @@ extension BackendID {
     public static let protocolCall = BackendID(rawValue: "protocol-call")
     public static let defaultExecutor = BackendID(rawValue: "default-executor")
     public static let continuousClock = BackendID(rawValue: "continuous-clock")
+    public static let swiftClocksTestClock = BackendID(rawValue: "swift-clocks-testclock")
 }
 
 extension WorkloadID {
@@ -75,6 +76,8 @@ extension WorkloadID {
     public static let observeOnDrain = WorkloadID(rawValue: "W17")
     public static let receiveOn = WorkloadID(rawValue: "W18")
     public static let clockSleep = WorkloadID(rawValue: "W19")
+    public static let timerDrift = WorkloadID(rawValue: "W20")
+    public static let virtualSleepers = WorkloadID(rawValue: "W21")
 }
 
 extension ParameterName {
@@ -95,4 +98,7 @@ extension ParameterName {
     public static let idleMilliseconds = ParameterName(rawValue: "idle_ms")
     public static let workMicroseconds = ParameterName(rawValue: "work_us")
     public static let events = ParameterName(rawValue: "events")
+    public static let ticks = ParameterName(rawValue: "ticks")
+    public static let intervalMicroseconds = ParameterName(rawValue: "interval_us")
+    public static let sleepers = ParameterName(rawValue: "sleepers")
 }

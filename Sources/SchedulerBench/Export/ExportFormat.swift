@@ -64,7 +64,7 @@ struct ExportedCell {
         let metadata = row.metadata
         var facts = ["\(row.summary.count) round\(row.summary.count == 1 ? "" : "s")"]
         if !row.metric.isExactCount {
-            facts.append(row.summary.isTooNoisy ? "untrusted (re-run before citing)" : "trusted")
+            facts.append(row.isTrusted ? "trusted" : "untrusted (re-run before citing)")
         }
         facts.append("run \(metadata.runID), commit \(metadata.gitCommit), \(metadata.machine)")
         return facts.joined(separator: "; ")

@@ -46,7 +46,7 @@ public struct MachinesPage: Sendable {
     static func cell(_ row: SummaryRow?) -> String {
         guard let row, let ratio = row.ratioToReference else { return "-" }
         return "\(Format.short(ratio.value))x (\(Format.short(ratio.low))–\(Format.short(ratio.high)))"
-            + (row.summary.isTooNoisy ? " ?" : "")
+            + (row.isTrusted ? "" : " ?")
     }
 
     public func markdown(command: String) -> String {

@@ -84,7 +84,7 @@ struct Ranking {
             let cells = columns.map { column -> String in
                 guard let row = row(backend, column) else { return "-" }
                 let text = Report.interval(row.summary.median, column.format, bounds: column.format)
-                return row.summary.isTooNoisy && !row.metric.isExactCount ? text + " ?" : text
+                return row.isTrusted ? text : text + " ?"
             }
             guard let mine = row(backend, columns[0]) else { continue }
             guard ratios else {

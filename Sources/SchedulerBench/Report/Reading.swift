@@ -68,7 +68,7 @@ extension Report {
                     + "the round); they are shown as two modes with their shares. `--cpus` fixes the placement.")
         }
         let noisy = view.rows.filter {
-            $0.summary.isTooNoisy && !$0.metric.isExactCount && $0.summary.count >= Statistics.minimumRounds
+            !$0.isTrusted && $0.summary.count >= Statistics.minimumRounds
                 && $0.summary.modes.isEmpty
         }
         if !noisy.isEmpty {

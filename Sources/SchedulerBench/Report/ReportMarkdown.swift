@@ -39,6 +39,8 @@ extension Report {
                 + "\n\n"
         }
         text += peersSection(main, conformance: conformance)
+        let drained = drainedTable(main)
+        if !drained.isEmpty { text += drained.joined(separator: "\n") + "\n\n" }
         for allocator in allocators.dropFirst() {
             text += goalsSection(run: run, allocator: allocator, calibration: calibration)
         }
@@ -134,7 +136,7 @@ extension Report {
                 text += "| \(member.ratioToFastest.map(present) ?? "") "
                 text +=
                     "| \(member.contextSwitches.map(Format.short) ?? "") | \(member.migrations.map(Format.short) ?? "") "
-                text += "| \(summary.isTooNoisy && !member.metric.isExactCount ? "no" : "yes") |\n"
+                text += "| \(member.isTrusted ? "yes" : "no") |\n"
             }
             text += "\n"
         }

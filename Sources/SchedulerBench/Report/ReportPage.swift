@@ -28,6 +28,8 @@ extension Report {
         ]
         for section in sections(view) { lines += [""] + section }
         lines += [""] + peersTable(view, conformance: conformance)
+        let clocks = executorsAndClocks(view)
+        if !clocks.isEmpty { lines += [""] + clocks }
         lines +=
             [""]
             + goalsSection(run: run, allocator: view.allocator, calibration: calibration)
@@ -140,7 +142,7 @@ extension Report {
     static func trust(_ view: RunView) -> [String] {
         let bimodal = view.rows.filter { $0.summary.modes.count == 2 }.count
         let noisy = view.rows.filter {
-            $0.summary.isTooNoisy && !$0.metric.isExactCount && $0.summary.count >= Statistics.minimumRounds
+            !$0.isTrusted && $0.summary.count >= Statistics.minimumRounds
                 && $0.summary.modes.isEmpty
         }.count
         return [

@@ -35,7 +35,13 @@ extension Report {
         }
         lines +=
             [""] + zip(peers, aspects).compactMap { findings, aspects in findings.tally(aspects).map { "- " + $0 } }
-        lines += [""] + drainedTable(view)
+        if view.row(.threadPool, .observeOnDrain, .nsPerEvent) != nil {
+            lines += [
+                "",
+                "Observe(on:), drained (W17), is not ranked: each drain takes every event queued while it runs, so the "
+                    + "cost per event follows the batch size (every lane, with its batches: [`FIGURES.md`](FIGURES.md)).",
+            ]
+        }
         return lines
     }
 
@@ -47,9 +53,10 @@ extension Report {
             .filter { view.row($0, .observeOnDrain, .nsPerEvent) != nil }
         guard !lanes.isEmpty else { return [] }
         var lines = [
-            "Observe(on:), drained (W17), is not ranked: each drain takes every event queued while it runs, so the cost per "
-                + "event follows the batch size and how often the producer meets a running drain on the mailbox's lock "
-                + "(every lane: [`FIGURES.md`](FIGURES.md)).",
+            "## Observe(on:), drained (W17)",
+            "",
+            "Not ranked on the page: each drain takes every event queued while it runs, so the cost per event follows the "
+                + "batch size and how often the producer meets a running drain on the mailbox's lock.",
             "",
             "| lane | ns/event | events per drain | sends during a drain |",
             "|---|---:|---:|---:|",

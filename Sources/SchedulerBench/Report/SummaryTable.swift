@@ -48,10 +48,7 @@ public enum SummaryTable {
             table.add(
                 [backend.rawValue] + cells + [
                     first?.ratioToReference.map { "\(Report.present($0)) \(first?.reference?.rawValue ?? "")" } ?? "",
-                    mine.contains {
-                        $0.summary.isTooNoisy && !$0.metric.isExactCount && $0.summary.count >= Statistics.minimumRounds
-                    }
-                        ? "noisy" : "",
+                    mine.contains { !$0.isTrusted && $0.summary.count >= Statistics.minimumRounds } ? "noisy" : "",
                 ])
         }
         return table.render()

@@ -14,6 +14,9 @@ public struct SummaryRow: Sendable, Equatable {
     public var parameters: Parameters
     public var metric: Metric
     public var summary: SampleSummary
+    /// Citable as it is: an exact count (the same on every run of the build, however few rounds counted it), or a
+    /// measurement whose interval is narrow enough (``SampleSummary/isTooNoisy``).
+    public var isTrusted: Bool { metric.isExactCount || !summary.isTooNoisy }
     /// Percentiles of all rounds' latency samples merged (latency workloads only).
     public var percentiles: [Metric: Double] = [:]
     /// Median of the per-round ratios to the reference row, with its interval.
@@ -79,7 +82,7 @@ public struct SummaryRow: Sendable, Equatable {
         CSVColumn("ci_low") { Format.number($0.summary.median.low) },
         CSVColumn("ci_high") { Format.number($0.summary.median.high) },
         CSVColumn("spread_pct") { Format.number(($0.summary.median.relativeWidth * 1000).rounded() / 10) },
-        CSVColumn("trusted") { $0.summary.isTooNoisy ? "no" : "yes" },
+        CSVColumn("trusted") { $0.isTrusted ? "yes" : "no" },
         CSVColumn("mode_low") { Format.optionalNumber($0.twoModes.first?.value) },
         CSVColumn("mode_low_share") { Format.optionalNumber($0.twoModes.first?.share) },
         CSVColumn("mode_high") { Format.optionalNumber($0.twoModes.last?.value) },

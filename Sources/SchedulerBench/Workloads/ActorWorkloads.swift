@@ -160,20 +160,25 @@ private actor DefaultBenchActor: BenchActor {
     func touch() { touches += 1 }
 }
 
-/// An actor whose jobs run as tasks of a scheduler.
-private actor ScheduledBenchActor: BenchActor {
-    nonisolated let executor: SchedulerExecutor
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+/// An actor whose jobs run on a lane's executor: a ``SchedulerExecutor`` over its scheduler, or a peer's own
+/// (NIO's event-loop executor).
+private actor ExecutorBenchActor: BenchActor {
+    /// Kept alive for the actor's life; the runtime holds only the unowned reference.
+    nonisolated let executor: any SerialExecutor
+    nonisolated let unownedExecutor: UnownedSerialExecutor
     private var touches = 0
 
-    init(_ executor: SchedulerExecutor) { self.executor = executor }
+    init(_ executor: any SerialExecutor) {
+        self.executor = executor
+        self.unownedExecutor = executor.asUnownedSerialExecutor()
+    }
     func touch() { touches += 1 }
 }
 
 extension Lane {
-    /// An actor on this lane's scheduler, or a default actor on a lane with no scheduler (the reference).
+    /// An actor on this lane's executor, or a default actor on a lane with none (the `default-executor` reference).
     func makeActor() -> any BenchActor {
-        scheduler.map { ScheduledBenchActor(SchedulerExecutor($0)) } ?? DefaultBenchActor()
+        serialExecutor.map { ExecutorBenchActor($0) } ?? DefaultBenchActor()
     }
 }
 

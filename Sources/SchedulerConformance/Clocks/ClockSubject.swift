@@ -58,11 +58,11 @@ public struct VirtualClockDriver: Sendable {
     /// Where the kit runs its sleepers; nil: an executor of the kit's own, a serial one. Give the executor that an
     /// advance drives (`SchedulerTaskExecutor` over the `TestScheduler` under a `SchedulerClock`) and sleepers
     /// run inside the advance, at their deadlines.
-    public var executor: (any TaskExecutor)?
+    public let executor: (any TaskExecutor)?
     /// Lets every sleeper started so far reach its sleep, without moving time.
-    public var settle: @Sendable () async -> Void
+    public let settle: @Sendable () async -> Void
     /// Moves time forward by the duration, waking every sleeper due by then.
-    public var advance: @Sendable (Duration) async -> Void
+    public let advance: @Sendable (Duration) async -> Void
 
     public init(
         executor: (any TaskExecutor)? = nil, settle: @escaping @Sendable () async -> Void,
@@ -86,11 +86,12 @@ public struct VirtualClockDriver: Sendable {
 /// check serves every clock whatever its `Instant` type.
 public struct ClockUnderTest: Sendable {
     public let kind: ClockKind
-    let driver: VirtualClockDriver?
+    /// How to drive it; nil for a real clock.
+    public let driver: VirtualClockDriver?
     /// `now`, as the duration since the origin.
-    let now: @Sendable () -> Duration
+    public let now: @Sendable () -> Duration
     /// Sleeps until origin + the duration.
-    let sleep: @Sendable (Duration) async throws -> Void
+    public let sleep: @Sendable (Duration) async throws -> Void
 
     /// A real clock.
     public init<C: Clock>(_ clock: C) where C.Duration == Duration {

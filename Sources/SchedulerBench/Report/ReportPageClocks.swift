@@ -1,0 +1,80 @@
+import Foundation
+
+extension Report {
+    /// The page's section on executors and clocks: how repeating timers keep to their plan (W20), actors on NIO's own
+    /// executor beside SchedulerKit's over the same loop (W11, W13), and what one advance of a virtual clock costs
+    /// per sleeper (W21). Empty when the run has none of them.
+    static func executorsAndClocks(_ view: RunView) -> [String] {
+        let lanes: [BackendID] =
+            ours(handOff: true).filter { !(Backend.withID($0)?.has(.concurrent) ?? true) }
+            + Peer.all.map(\.primary) + [.continuousClock]
+        let timers = lanes.filter { view.row($0, .timerDrift, .driftPerTick) != nil }
+        var lines: [String] = []
+        if !timers.isEmpty {
+            lines += [
+                "A repeating timer every 1 ms (W20): how much later each tick runs than the one before, beyond its plan "
+                    + "(0 for a fixed rate; a timer that counts from the last tick drifts by each tick's cost), and how "
+                    + "far behind its plan the last tick ran. `continuous-clock` is `AsyncTimerSequence` on "
+                    + "`ContinuousClock` (swift-async-algorithms).",
+                "",
+                "| timer | drift per tick (ns) | last tick behind plan (µs) |",
+                "|---|---:|---:|",
+            ]
+            for lane in timers {
+                let cell = { (metric: Metric, size: Double) in
+                    view.row(lane, .timerDrift, metric).map {
+                        interval(scaled($0.summary.median, size), Format.short) + ($0.isTrusted ? "" : " ?")
+                    } ?? "-"
+                }
+                lines.append("| `\(lane)` | \(cell(.driftPerTick, 1)) | \(cell(.lastTickLateness, 1000)) |")
+            }
+        }
+        let notes = [nioExecutorNote(view), virtualClockNote(view)].compactMap { $0 }
+        if !notes.isEmpty { lines += (lines.isEmpty ? [] : [""]) + notes.map { "- " + $0 } }
+        return lines.isEmpty ? [] : ["## Executors and clocks (W20, W11 and W13 on NIO's executor, W21)", ""] + lines
+    }
+
+    /// Actors on NIO's own `EventLoop.executor` (the `raw-nio-execute` reference) beside `SchedulerExecutor` over the
+    /// same kind of loop (`nio-eventloop`), paired by round.
+    private static func nioExecutorNote(_ view: RunView) -> String? {
+        #if NIO
+            let global = Parameters([:], choices: [.caller: ActorHopCaller.global.rawValue])
+            let pairs: [(String, WorkloadID, Metric, Parameters)] = [
+                ("an actor call from the global executor", .actorHop, .nsPerCall, global),
+                ("an actor round trip", .actorPingPong, .nsPerRoundTrip, Parameters([:])),
+            ]
+            let parts = pairs.compactMap { label, workload, metric, parameters -> String? in
+                guard let nio = view.row(.rawNIOExecute, workload, metric, parameters),
+                    let ours = view.row(.nioEventLoop, workload, metric, parameters)
+                else { return nil }
+                let ratio =
+                    view.ratio(ours, nio).map { ", `SchedulerExecutor` over `nio-eventloop` " + present($0) } ?? ""
+                return "\(label) \(interval(scaled(nio.summary.median, 1000), Format.short)) µs\(ratio)"
+            }
+            guard !parts.isEmpty else { return nil }
+            return "Actors on NIO's own executor (`EventLoop.executor`, reference `raw-nio-execute`): "
+                + parts.joined(separator: "; ") + "."
+        #else
+            return nil
+        #endif
+    }
+
+    /// One advance of a virtual clock waking every sleeper (W21): SchedulerKit's clock over `TestScheduler` beside
+    /// swift-clocks' `TestClock`.
+    private static func virtualClockNote(_ view: RunView) -> String? {
+        let clocks: [(BackendID, String)] = [
+            (.testScheduler, "`SchedulerClock` over `TestScheduler`"),
+            (.swiftClocksTestClock, "swift-clocks' `TestClock`"),
+        ]
+        let rows = clocks.compactMap { id, name in view.row(id, .virtualSleepers, .nsPerSleeper).map { (name, $0) } }
+        guard let first = rows.first else { return nil }
+        let sleepers = first.1.parameters[.sleepers]
+        return "One advance of a virtual clock waking \(sleepers) sleepers (W21), per sleeper: "
+            + rows.map { "\($0.0) \(interval(scaled($0.1.summary.median, 1000), Format.short)) µs" }
+            .joined(separator: ", ") + "."
+    }
+
+    private static func scaled(_ estimate: Estimate, _ size: Double) -> Estimate {
+        Estimate(value: estimate.value / size, low: estimate.low / size, high: estimate.high / size)
+    }
+}
