@@ -9,29 +9,22 @@ extension Report {
             ours(handOff: true).filter { !(Backend.withID($0)?.has(.concurrent) ?? true) }
             + Peer.all.map(\.primary) + [.continuousClock]
         let timers = lanes.filter { view.row($0, .timerDrift, .driftPerTick) != nil }
-        var lines: [String] = []
-        if !timers.isEmpty {
-            lines += [
-                "A repeating timer every 1 ms (W20): how much later each tick runs than the one before, beyond its plan "
-                    + "(0 for a fixed rate; a timer that counts from the last tick drifts by each tick's cost), and how "
-                    + "far behind its plan the last tick ran. `continuous-clock` is `AsyncTimerSequence` on "
-                    + "`ContinuousClock` (swift-async-algorithms).",
-                "",
-                "| timer | drift per tick (ns) | last tick behind plan (µs) |",
-                "|---|---:|---:|",
-            ]
-            for lane in timers {
-                let cell = { (metric: Metric, size: Double) in
-                    view.row(lane, .timerDrift, metric).map {
-                        interval(scaled($0.summary.median, size), Format.short) + ($0.isTrusted ? "" : " ?")
-                    } ?? "-"
-                }
-                lines.append("| `\(lane)` | \(cell(.driftPerTick, 1)) | \(cell(.lastTickLateness, 1000)) |")
-            }
+        let figures = { (metric: Metric) in
+            timers.compactMap { lane in
+                view.row(lane, .timerDrift, metric).map { "`\(lane)` \(duration($0.summary.median))" }
+            }.joined(separator: ", ")
         }
-        let notes = [nioExecutorNote(view), virtualClockNote(view)].compactMap { $0 }
-        if !notes.isEmpty { lines += (lines.isEmpty ? [] : [""]) + notes.map { "- " + $0 } }
-        return lines.isEmpty ? [] : ["## Executors and clocks (W20, W11 and W13 on NIO's executor, W21)", ""] + lines
+        let notes = [
+            timers.isEmpty
+                ? nil
+                : "Repeating timers every 1 ms (W20), drift per tick beyond the plan (an interval around 0 is a fixed "
+                    + "rate; a timer that counts from the last tick drifts by each tick's cost): "
+                    + figures(.driftPerTick) + "; the last tick ran behind its plan by " + figures(.lastTickLateness)
+                    + ". `continuous-clock` is swift-async-algorithms' `AsyncTimerSequence` on `ContinuousClock`.",
+            nioExecutorNote(view), virtualClockNote(view),
+        ].compactMap { $0 }
+        return notes.isEmpty
+            ? [] : ["## Executors and clocks (W20, W11 and W13 on NIO's executor, W21)", ""] + notes.map { "- " + $0 }
     }
 
     /// Actors on NIO's own `EventLoop.executor` (the `raw-nio-execute` reference) beside `SchedulerExecutor` over the
@@ -49,7 +42,7 @@ extension Report {
                 else { return nil }
                 let ratio =
                     view.ratio(ours, nio).map { ", `SchedulerExecutor` over `nio-eventloop` " + present($0) } ?? ""
-                return "\(label) \(interval(scaled(nio.summary.median, 1000), Format.short)) µs\(ratio)"
+                return "\(label) \(duration(nio.summary.median))\(ratio)"
             }
             guard !parts.isEmpty else { return nil }
             return "Actors on NIO's own executor (`EventLoop.executor`, reference `raw-nio-execute`): "
@@ -70,11 +63,14 @@ extension Report {
         guard let first = rows.first else { return nil }
         let sleepers = first.1.parameters[.sleepers]
         return "One advance of a virtual clock waking \(sleepers) sleepers (W21), per sleeper: "
-            + rows.map { "\($0.0) \(interval(scaled($0.1.summary.median, 1000), Format.short)) µs" }
+            + rows.map { "\($0.0) \(duration($0.1.summary.median))" }
             .joined(separator: ", ") + "."
     }
 
-    private static func scaled(_ estimate: Estimate, _ size: Double) -> Estimate {
-        Estimate(value: estimate.value / size, low: estimate.low / size, high: estimate.high / size)
+    /// Nanoseconds as people read them: in ns below a microsecond, else in µs, with the interval.
+    private static func duration(_ estimate: Estimate) -> String {
+        let (unit, size) = abs(estimate.value) < 1000 ? ("ns", 1.0) : ("µs", 1000.0)
+        let scaled = Estimate(value: estimate.value / size, low: estimate.low / size, high: estimate.high / size)
+        return interval(scaled, Format.short) + " " + unit
     }
 }
