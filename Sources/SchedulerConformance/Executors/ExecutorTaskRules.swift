@@ -76,7 +76,7 @@ extension ExecutorSubjectRules {
         why:
             "SE-0472: code that must happen before the caller goes on (register an observer, take a slot) relies on the synchronous start; the code after the suspension relies on being a job of the actor again, kept apart from the caller's.",
         catches:
-            "An executor that hands jobs to a concurrent queue, or runs each job inside the enqueue that submitted it (here a thread of the runtime's): the task's rest runs beside the job that started it, both touching the actor's state (negative controls).",
+            "An executor that hands jobs to a concurrent queue: the task's rest runs beside the job that started it, both touching the actor's state (negative control).",
         kinds: [.serial]
     ) { executor in
         guard let serial = executor.serial else { return "" }
