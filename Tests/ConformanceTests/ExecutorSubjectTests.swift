@@ -46,11 +46,12 @@ struct ExecutorControl: Sendable, CustomTestStringConvertible {
     var testDescription: String { subject.name }
 
     static func queue(
-        _ name: String, _ defect: QueueExecutor.Defect, mustFail: Set<String>, mayFail: Set<String> = []
+        _ name: String, _ defect: QueueExecutor.Defect, mustFail: Set<String>, mayFail: Set<String> = [],
+        skip: Set<String> = []
     ) -> ExecutorControl {
         ExecutorControl(
             subject: ExecutorSubject(name: "Control: \(name)") { ExecutorUnderTest(serial: QueueExecutor(defect)) },
-            mustFail: mustFail, mayFail: mayFail)
+            mustFail: mustFail, mayFail: mayFail, skip: skip)
     }
 
     /// A control as a task's preference, telling X5 which threads run its jobs.
@@ -68,11 +69,7 @@ struct ExecutorControl: Sendable, CustomTestStringConvertible {
         queue("correct queue executor", .none, mustFail: []),
         // Tasks started in order on a concurrent queue overtake one another now and then (X2).
         queue("jobs on a concurrent queue", .concurrent, mustFail: ["X1", "X6"], mayFail: ["X2"]),
-        ExecutorControl(
-            subject: ExecutorSubject(name: "Control: jobs inside enqueue") {
-                ExecutorUnderTest(serial: QueueExecutor(.inline))
-            },
-            mustFail: ["X3"], skip: ["X6"]),
+        queue("jobs inside enqueue", .inline, mustFail: ["X3"], skip: ["X6"]),
         task("task jobs inside enqueue", .inline, mustFail: ["X3"], skip: ["X5"]),
         task("correct queue executor as a task preference", .none, mustFail: []),
         task("task jobs handed on to the global executor", .forwardsToGlobal, mustFail: ["X5"]),

@@ -135,7 +135,7 @@ extension Backend {
                 "Task.sleep on the standard library's ContinuousClock (W19); AsyncTimerSequence on it (W20)",
                 capabilities: [.clock]
             ) {
-                LaneGroup { _ in ContinuousClockLane() }
+                LaneGroup { _ in ClockOnlyLane(clock: SleepingClock(ContinuousClock()), ticker: .asyncTimerSequence) }
             },
         ] + peerReferences + clockReferences
 

@@ -1,5 +1,4 @@
 import SchedulerConformance
-import SchedulerKit
 
 #if SwiftClocks
     import SchedulerConformanceClocks
@@ -22,20 +21,7 @@ extension Backend {
             .swiftClocksTestClock, "swift-clocks' TestClock, driven by its advance(by:) (W21)",
             capabilities: [.virtualClock]
         ) {
-            LaneGroup { _ in VirtualClockLane(ClockSubject.testClock) }
+            LaneGroup { _ in ClockOnlyLane(virtualClock: ClockSubject.testClock.make()) }
         }
     #endif
-}
-
-/// A lane that is only a virtual clock: a fresh one, from a clock subject, per lane.
-final class VirtualClockLane: Lane {
-    let virtualClock: ClockUnderTest?
-    init(_ subject: ClockSubject) { virtualClock = subject.make() }
-
-    var scheduler: (any Scheduler)? { nil }
-    func submit(_ work: @escaping @Sendable () -> Void) { preconditionFailure("a virtual clock lane only sleeps") }
-    func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
-        preconditionFailure("a virtual clock lane only sleeps")
-    }
-    func drain() {}
 }

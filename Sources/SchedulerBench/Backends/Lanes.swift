@@ -161,15 +161,23 @@ public final class LaneGroup: Sendable {
     public func shutdown() { close() }
 }
 
-/// The `continuous-clock` reference's lane: the standard library's clock to sleep on, and nothing else (it runs W19
-/// only; see ``Backend/hostsOnlyAClock``).
-final class ContinuousClockLane: Lane {
+/// The clock references' lane (``Backend/hostsOnlyAClock``): a clock and nothing else. `continuous-clock` has the
+/// standard library's clock to sleep on and `AsyncTimerSequence` to tick; `swift-clocks-testclock` a virtual clock.
+final class ClockOnlyLane: Lane {
+    let clock: SleepingClock?
+    let ticker: Ticker?
+    let virtualClock: ClockUnderTest?
+
+    init(clock: SleepingClock? = nil, ticker: Ticker? = nil, virtualClock: ClockUnderTest? = nil) {
+        self.clock = clock
+        self.ticker = ticker
+        self.virtualClock = virtualClock
+    }
+
     var scheduler: (any Scheduler)? { nil }
-    var clock: SleepingClock? { SleepingClock(ContinuousClock()) }
-    var ticker: Ticker? { .asyncTimerSequence }
-    func submit(_ work: @escaping @Sendable () -> Void) { preconditionFailure("continuous-clock only sleeps") }
+    func submit(_ work: @escaping @Sendable () -> Void) { preconditionFailure("a clock lane only sleeps") }
     func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
-        preconditionFailure("continuous-clock only sleeps")
+        preconditionFailure("a clock lane only sleeps")
     }
     func drain() {}
 }
