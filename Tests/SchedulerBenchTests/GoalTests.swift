@@ -83,6 +83,19 @@ import Testing
         #expect(result.calibrated && result.verdict == .undecided)
     }
 
+    /// The margin is how far whole runs' figures move, the run's own noise included: the judged interval is the wider
+    /// of the two on each side, never their sum.
+    @Test func theMarginAndTheRunsOwnIntervalAreNotAdded() {
+        let margin = Calibration.Entry(deviation: 0.05, onLogScale: true, freedom: 8, values: [])  // ±12.2 %
+        let narrow = margin.widen(Estimate(value: 1, low: 0.97, high: 1.03))
+        #expect(abs(narrow.low - 1 / 1.122) < 0.002 && abs(narrow.high - 1.122) < 0.002)
+        let wide = margin.widen(Estimate(value: 1, low: 0.95, high: 1.30))
+        #expect(abs(wide.low - 1 / 1.122) < 0.002 && wide.high == 1.30)
+        let counts = Calibration.Entry(deviation: 0.5, onLogScale: false, freedom: 8, values: [])
+        let shifted = counts.widen(Estimate(value: 0, low: -2, high: 0.5))
+        #expect(shifted.low == -2 && abs(shifted.high - 0.5 * StudentT.quantile975(8)) < 1e-9)
+    }
+
     /// A ratio at the limit never reads met in one seed and not met in another... unless its margin is honest:
     /// across seeds, met and not met may both appear only for a figure the interval cannot place.
     @Test func aFigureFarFromItsLimitNeverFlips() {

@@ -32,13 +32,16 @@ public struct Calibration: Sendable {
             return onLogScale ? Foundation.exp(bound) - 1 : bound
         }
 
-        /// `estimate` widened by the run margin.
+        /// Where the long-run figure lies, given one run's `estimate`: within the run margin of the run's figure,
+        /// and no closer than the run's own interval says. The wider of the two on each side, not their sum: the
+        /// margin is the spread of whole runs' figures, so it already holds the noise inside a run, and adding the
+        /// run's own interval to it would count that noise twice.
         public func widen(_ estimate: Estimate) -> Estimate {
-            guard onLogScale else {
-                return Estimate(value: estimate.value, low: estimate.low - runMargin, high: estimate.high + runMargin)
-            }
-            return Estimate(
-                value: estimate.value, low: estimate.low / (1 + runMargin), high: estimate.high * (1 + runMargin))
+            let (low, high) =
+                onLogScale
+                ? (estimate.value / (1 + runMargin), estimate.value * (1 + runMargin))
+                : (estimate.value - runMargin, estimate.value + runMargin)
+            return Estimate(value: estimate.value, low: min(estimate.low, low), high: max(estimate.high, high))
         }
     }
 

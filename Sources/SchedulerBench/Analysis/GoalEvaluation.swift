@@ -11,7 +11,7 @@ public struct GoalResult: Sendable {
     public let goal: Goal
     /// The figure and its interval within the run (nil when a cell is missing).
     public let estimate: Estimate?
-    /// The interval the verdict rests on: the run's own, widened by the calibrated run-to-run margin if there is one.
+    /// The interval the verdict rests on: the run's own, widened to the calibrated run-to-run margin if there is one.
     public let judged: Estimate?
     /// True when a calibration of this machine widened the interval.
     public let calibrated: Bool

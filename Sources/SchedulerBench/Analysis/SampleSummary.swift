@@ -2,8 +2,10 @@
 /// when the rounds fall into two clusters.
 public struct SampleSummary: Sendable, Equatable {
     public var count: Int
-    /// The median of the rounds and its 95 % distribution-free interval (order statistics).
+    /// The median of the rounds (at the cell's median machine level, ``RoundLevels``) and its 95 %
+    /// distribution-free interval (order statistics).
     public var median: Estimate
+    /// The range of the rounds as measured.
     public var min: Double
     public var max: Double
     /// Empty, or two modes (see ``Modes``).
@@ -17,10 +19,13 @@ public struct SampleSummary: Sendable, Equatable {
         self.modes = modes
     }
 
-    public init(_ values: [Double]) {
+    /// The summary of `values`; `measured` (the same rounds before ``RoundLevels`` moved them, where it did) gives
+    /// the range, which stays what was measured.
+    public init(_ values: [Double], measured: [Double]? = nil) {
+        let range = measured ?? values
         self.init(
-            count: values.count, median: Statistics.medianEstimate(values), min: values.min() ?? 0,
-            max: values.max() ?? 0, modes: Modes.detect(values))
+            count: values.count, median: Statistics.medianEstimate(values), min: range.min() ?? 0,
+            max: range.max() ?? 0, modes: Modes.detect(values))
     }
 
     /// Too few rounds, or an interval wider than ``Statistics/trustedSpread`` of the median.

@@ -19,7 +19,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// The exported file and how many of the run's rows it left out (rows of the other direction, for
     /// github-action-benchmark).
     public func render(_ run: RunData) throws -> (json: String, leftOut: Int) {
-        let cells = run.summary.map { ExportedCell(row: $0, rounds: run.values(of: $0)) }
+        let cells = run.summary.map { ExportedCell(row: $0, rounds: run.measuredValues(of: $0)) }
         switch self {
         case .bmf:
             return (try Self.encode(BencherMetricFormat(cells)), 0)

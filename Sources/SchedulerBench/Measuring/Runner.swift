@@ -165,15 +165,18 @@ public struct Runner: Sendable {
 }
 
 /// Whether a cell's intervals are still too wide: the headline metric's median, or its paired ratio to the
-/// backend's reference, has a 95 % interval wider than `targetSpread` of its value.
+/// backend's reference, has a 95 % interval wider than `targetSpread` of its value. Both are judged on the rounds at
+/// the cell's median machine level, as the summary will be (``RoundLevels``): a spread the level explains needs no
+/// more rounds.
 enum RoundPolicyCheck {
     static func needsMoreRounds(_ cell: CellMeasurement, targetSpread: Double) -> Bool {
         guard let metric = cell.workload.metrics.first else { return false }
-        let byBackend = Dictionary(cell.backends.map { ($0.backend.id, $0) }) { first, _ in first }
-        for entry in cell.backends {
-            guard let values = entry.values(of: metric), values.count >= Statistics.minimumRounds else { continue }
+        let measured = cell.backends.compactMap { entry in entry.values(of: metric).map { (entry.backend, $0) } }
+        let levelled = metric.isExactCount ? measured.map(\.1) : RoundLevels.adjusted(measured.map(\.1))
+        let byBackend = Dictionary(zip(measured.map(\.0.id), levelled)) { first, _ in first }
+        for ((backend, _), values) in zip(measured, levelled) where values.count >= Statistics.minimumRounds {
             if Statistics.medianEstimate(values).relativeWidth > targetSpread { return true }
-            if let reference = entry.backend.wraps.flatMap({ byBackend[$0] })?.values(of: metric),
+            if let reference = backend.wraps.flatMap({ byBackend[$0] }),
                 let ratio = Statistics.pairedRatio(values, over: reference), ratio.relativeWidth > targetSpread
             {
                 return true

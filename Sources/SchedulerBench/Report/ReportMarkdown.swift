@@ -54,8 +54,8 @@ extension Report {
                 "No calibration of this machine for such runs: goal verdicts rest on this run's rounds alone, which know "
                 + "nothing of how much two runs differ (run `bench calibrate` to measure it)."
         }
-        return "Goal intervals are widened by how much runs of one build differ on this machine, calibrated from "
-            + "\(calibration.runs) runs of \(calibration.commit) (`bench calibrate`)."
+        return "Goal intervals are widened to how much runs of one build differ on this machine (never narrower than "
+            + "the run's own), calibrated from \(calibration.runs) runs of \(calibration.commit) (`bench calibrate`)."
     }
 
     static func goalsSection(run: RunData, allocator: AllocatorChoice, calibration: Calibration?) -> String {
@@ -69,7 +69,7 @@ extension Report {
             let measured = result.estimate.map { result.goal.present($0) } ?? "-"
             let judged =
                 result.judged.map {
-                    result.calibrated ? result.goal.present($0) + " (run-to-run margin added)" : "the run's interval"
+                    result.calibrated ? result.goal.present($0) + " (with the run-to-run margin)" : "the run's interval"
                 } ?? "-"
             var floor = "-"
             if let explanation = result.goal.floor?.explanation, let estimate = result.floor {

@@ -5,14 +5,33 @@ import ToolSupport
 /// (goals and re-analyses pair rounds; the summary alone cannot).
 public struct RunData: Sendable {
     public var summary: [SummaryRow]
-    public var rounds: [CellKey: [Double]]
+    /// Every cell's rounds as measured (`samples.csv`'s `value`).
+    public let rounds: [CellKey: [Double]]
+    /// The same rounds at their cell's median machine level (``RoundLevels``): what figures and ratios rest on.
+    public let levelledRounds: [CellKey: [Double]]
     /// The folder it was read from, as named.
     public var source: String
 
     public init(summary: [SummaryRow], rounds: [CellKey: [Double]] = [:], source: String = "") {
         self.summary = summary
         self.rounds = rounds
+        self.levelledRounds = Self.levelled(rounds)
         self.source = source
+    }
+
+    /// Recomputed from the measured rounds, whichever build wrote them, so that every run is read one way.
+    private static func levelled(_ rounds: [CellKey: [Double]]) -> [CellKey: [Double]] {
+        var cells: [CellKey: [CellKey]] = [:]
+        for key in rounds.keys where !key.metric.isExactCount {
+            var cell = key
+            cell.backend = BackendID(rawValue: "")
+            cells[cell, default: []].append(key)
+        }
+        var result = rounds
+        for lanes in cells.values {
+            for (key, values) in zip(lanes, RoundLevels.adjusted(lanes.map { rounds[$0]! })) { result[key] = values }
+        }
+        return result
     }
 
     /// Reads a run folder, or a `summary.csv` (with the `samples.csv` beside it when there is one).
@@ -55,6 +74,10 @@ public struct RunData: Sendable {
         }
     }
 
-    /// A row's rounds in order; its median alone when the run has no `samples.csv`.
-    public func values(of row: SummaryRow) -> [Double] { rounds[row.key] ?? [row.summary.median.value] }
+    /// A row's rounds in order, at the cell's median machine level; its median alone when the run has no
+    /// `samples.csv`.
+    public func values(of row: SummaryRow) -> [Double] { levelledRounds[row.key] ?? [row.summary.median.value] }
+
+    /// A row's rounds in order as measured.
+    public func measuredValues(of row: SummaryRow) -> [Double] { rounds[row.key] ?? [row.summary.median.value] }
 }

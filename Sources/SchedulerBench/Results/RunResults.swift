@@ -18,14 +18,17 @@ public struct RunResults: Sendable {
         samples = []
         for cell in cells {
             for metric in cell.workload.allMetrics {
-                let measured = cell.backends.compactMap { entry in entry.values(of: metric).map { (entry, $0) } }
-                for (entry, values) in measured {
+                let raw = cell.backends.compactMap { entry in entry.values(of: metric).map { (entry, $0) } }
+                // Figures and ratios rest on the rounds at the cell's median machine level; samples.csv keeps both.
+                let levelled = metric.isExactCount ? raw.map(\.1) : RoundLevels.adjusted(raw.map(\.1))
+                let measured = zip(raw, levelled).map { ($0.0, $1) }
+                for ((entry, values), measuredValues) in zip(measured, raw.map(\.1)) {
                     let fastest = Self.fastest(measured, like: entry.backend, metric: metric)
                     var row = SummaryRow(
                         metadata: metadata, allocator: allocator, backend: entry.backend.id,
                         reference: entry.backend.wraps,
                         workload: cell.workload.id, workloadName: cell.workload.name, parameters: cell.parameters,
-                        metric: metric, summary: SampleSummary(values))
+                        metric: metric, summary: SampleSummary(values, measured: measuredValues))
                     if let reference = entry.backend.wraps,
                         let theirs = measured.first(where: { $0.0.backend.id == reference })
                     {
@@ -44,12 +47,12 @@ public struct RunResults: Sendable {
                     row.contextSwitches = Self.median(timed.compactMap(\.contextSwitches))
                     row.migrations = Self.median(timed.compactMap(\.migrations))
                     summary.append(row)
-                    samples += values.enumerated().map { index, value in
+                    samples += measuredValues.enumerated().map { index, value in
                         let round = timed.indices.contains(index) ? timed[index] : nil
                         return SampleRow(
                             metadata: metadata, allocator: allocator, backend: entry.backend.id,
                             workload: cell.workload.id, parameters: cell.parameters, metric: metric,
-                            round: index + 1, value: value, repetitions: round?.repetitions,
+                            round: index + 1, value: value, levelled: values[index], repetitions: round?.repetitions,
                             roundMilliseconds: round.map { $0.seconds * 1000 },
                             contextSwitches: round?.contextSwitches, migrations: round?.migrations)
                     }

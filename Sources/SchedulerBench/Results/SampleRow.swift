@@ -13,6 +13,9 @@ public struct SampleRow: Sendable, Equatable {
     /// 1-based measured round (counted rounds of the allocation pass are numbered on their own).
     public var round: Int
     public var value: Double
+    /// The value moved to the cell's median machine level (``RoundLevels``); the figures rest on it. Nil when read
+    /// from a run that did not write it (the level is recomputed from the values then).
+    public var levelled: Double?
     public var repetitions: Int?
     public var roundMilliseconds: Double?
     public var contextSwitches: Double?
@@ -25,6 +28,7 @@ public struct SampleRow: Sendable, Equatable {
         CSVColumn("workload") { $0.workload.rawValue }, CSVColumn("parameters") { $0.parameters.description },
         CSVColumn("metric") { $0.metric.name }, CSVColumn("unit") { $0.metric.unit },
         CSVColumn("round") { String($0.round) }, CSVColumn("value") { Format.number($0.value) },
+        CSVColumn("value_levelled") { Format.optionalNumber($0.levelled) },
         CSVColumn("repetitions") { $0.repetitions.map(String.init) ?? "" },
         CSVColumn("round_ms") { Format.optionalNumber($0.roundMilliseconds) },
         CSVColumn("context_switches") { Format.optionalNumber($0.contextSwitches) },
@@ -54,6 +58,7 @@ extension SampleRow {
         metric = Metric.named(try record.text("metric"), unit: record["unit"] ?? "")
         round = Int(try record.number("round"))
         value = try record.number("value")
+        levelled = record.optionalNumber("value_levelled")
         repetitions = record.optionalNumber("repetitions").map { Int($0) }
         roundMilliseconds = record.optionalNumber("round_ms")
         contextSwitches = record.optionalNumber("context_switches")

@@ -49,6 +49,7 @@ public struct RoundPolicy: Sendable, Equatable, CustomStringConvertible {
                 ", up to \(maximumRounds) while an interval is wider than \(Int(targetSpread * 100)) % "
                 + "(at most \(Int(extraSeconds)) s of extra rounds)"
         }
-        return text
+        // Every figure of this build rests on rounds moved to their cell's median level (RoundLevels).
+        return text + "; each cell's rounds levelled"
     }
 }
