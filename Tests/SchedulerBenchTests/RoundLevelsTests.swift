@@ -29,7 +29,7 @@ import Testing
                     return Foundation.exp(slowed + 0.08 * Fixtures.gaussian(&generator))
                 }
             }
-            for (raw, adjusted) in zip(lanes, RoundLevels.adjusted(lanes)) {
+            for (raw, adjusted) in zip(lanes, RoundLevels.adjusted(lanes, of: .nsPerTask)) {
                 let interval = Statistics.medianEstimate(adjusted)
                 outcome.lanes += 1
                 outcome.covered += interval.contains(1) ? 1 : 0
@@ -65,9 +65,9 @@ import Testing
             [0, 2, 1, 2, 1, 2],  // a zero round: neither moved nor used as a witness
             [5, 5, 5, 5, 5, 5],  // never varies: tells nothing of the rounds
         ]
-        #expect(RoundLevels.adjusted(lanes) == lanes)
+        #expect(RoundLevels.adjusted(lanes, of: .nsPerTask) == lanes)
         #expect(
-            RoundLevels.adjusted(Array(lanes.prefix(3)) + [[1, 2, 1, 2, 1, 2]]) != lanes.prefix(3) + [
+            RoundLevels.adjusted(Array(lanes.prefix(3)) + [[1, 2, 1, 2, 1, 2]], of: .nsPerTask) != lanes.prefix(3) + [
                 [1, 2, 1, 2, 1, 2]
             ])
     }

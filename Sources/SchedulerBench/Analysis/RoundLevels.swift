@@ -23,11 +23,12 @@ public enum RoundLevels {
     public static let minimumBackends = 4
     static let slopeRange = 0.0...2.0
 
-    /// Each lane's rounds at the cell's median level; lanes that cannot be adjusted come back as they were.
-    /// All lanes of a cell have one value per round, round *i* of each from the same sweep.
-    public static func adjusted(_ lanes: [[Double]]) -> [[Double]] {
+    /// Each lane's rounds of `metric` at the cell's median level; lanes that cannot be adjusted come back as they
+    /// were, and so do exact counts, which no machine moves. All lanes of a cell have one value per round, round *i*
+    /// of each from the same sweep.
+    public static func adjusted(_ lanes: [[Double]], of metric: Metric) -> [[Double]] {
         let usable = lanes.indices.filter { isUsable(lanes[$0]) }
-        guard usable.count >= minimumBackends else { return lanes }
+        guard !metric.isExactCount, usable.count >= minimumBackends else { return lanes }
         let logs = lanes.map { $0.map { $0 > 0 ? Foundation.log($0) : 0 } }
         let medians = logs.map { $0.isEmpty ? 0 : Statistics.median($0) }
         var result = lanes

@@ -172,7 +172,7 @@ enum RoundPolicyCheck {
     static func needsMoreRounds(_ cell: CellMeasurement, targetSpread: Double) -> Bool {
         guard let metric = cell.workload.metrics.first else { return false }
         let measured = cell.backends.compactMap { entry in entry.values(of: metric).map { (entry.backend, $0) } }
-        let levelled = metric.isExactCount ? measured.map(\.1) : RoundLevels.adjusted(measured.map(\.1))
+        let levelled = RoundLevels.adjusted(measured.map(\.1), of: metric)
         let byBackend = Dictionary(zip(measured.map(\.0.id), levelled)) { first, _ in first }
         for ((backend, _), values) in zip(measured, levelled) where values.count >= Statistics.minimumRounds {
             if Statistics.medianEstimate(values).relativeWidth > targetSpread { return true }

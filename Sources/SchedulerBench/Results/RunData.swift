@@ -21,15 +21,15 @@ public struct RunData: Sendable {
 
     /// Recomputed from the measured rounds, whichever build wrote them, so that every run is read one way.
     private static func levelled(_ rounds: [CellKey: [Double]]) -> [CellKey: [Double]] {
-        var cells: [CellKey: [CellKey]] = [:]
-        for key in rounds.keys where !key.metric.isExactCount {
+        let cells = Dictionary(grouping: rounds.keys) { key in
             var cell = key
             cell.backend = BackendID(rawValue: "")
-            cells[cell, default: []].append(key)
+            return cell
         }
         var result = rounds
         for lanes in cells.values {
-            for (key, values) in zip(lanes, RoundLevels.adjusted(lanes.map { rounds[$0]! })) { result[key] = values }
+            let levelled = RoundLevels.adjusted(lanes.map { rounds[$0]! }, of: lanes[0].metric)
+            for (key, values) in zip(lanes, levelled) { result[key] = values }
         }
         return result
     }

@@ -20,7 +20,7 @@ public struct RunResults: Sendable {
             for metric in cell.workload.allMetrics {
                 let raw = cell.backends.compactMap { entry in entry.values(of: metric).map { (entry, $0) } }
                 // Figures and ratios rest on the rounds at the cell's median machine level; samples.csv keeps both.
-                let levelled = metric.isExactCount ? raw.map(\.1) : RoundLevels.adjusted(raw.map(\.1))
+                let levelled = RoundLevels.adjusted(raw.map(\.1), of: metric)
                 let measured = zip(raw, levelled).map { ($0.0, $1) }
                 for ((entry, values), measuredValues) in zip(measured, raw.map(\.1)) {
                     let fastest = Self.fastest(measured, like: entry.backend, metric: metric)
