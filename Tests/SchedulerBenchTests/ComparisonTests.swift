@@ -65,6 +65,96 @@ import ToolSupport
         #expect(found >= 190, "a shift of twice the floor was marked in \(found) of 200 seeds")
     }
 
+    /// Six lanes of one cell, each compared by its median (none has its reference in the cell): `machine` scales all of
+    /// them, as the host does to a whole sweep; `shift` scales raw-dispatch alone, as a change to one backend does.
+    static let sweepLanes: [BackendID] = [
+        .rawDispatch, .rawDispatchGlobal, .rawOperationQueue, .rawNIOExecute, .directCall, .spinHandOff,
+    ]
+
+    static func sweepRun(seed: UInt64, machine: Double = 1, shift: Double = 1) -> RunData {
+        var generator = SplitMix64(seed: seed)
+        var rounds: [BackendID: [Double]] = [:]
+        for (index, lane) in sweepLanes.enumerated() {
+            let level =
+                machine * (lane == .rawDispatch ? shift : 1) * Foundation.exp(0.03 * Fixtures.gaussian(&generator))
+            rounds[lane] = Fixtures.noisy(100 * Double(index + 1) * level, spread: 0.04, count: 9, &generator)
+        }
+        return Fixtures.run([Fixtures.Cell(rounds: rounds)])
+    }
+
+    static func sweepCalibration(seed: UInt64, machines: [Double] = [1, 1, 1, 1, 1]) throws -> Calibration {
+        try Calibration(
+            runs: machines.enumerated().map { sweepRun(seed: seed + UInt64($0.offset), machine: $0.element) })
+    }
+
+    /// The whole sweep 1.8x slower in run B (the W2 case between the reference runs of 285dc94 and 39601ec): no
+    /// backend is marked, since none of them moved apart from the others, and the sweep's own line is.
+    @Test func aSweepThatMovesAsAWholeIsMarkedOnTheSweepNotOnEachBackend() throws {
+        let calibration = try Self.sweepCalibration(seed: 2_000)
+        let comparison = Comparison(
+            before: Self.sweepRun(seed: 1).summary, after: Self.sweepRun(seed: 2, machine: 1.8).summary,
+            calibration: calibration)
+        #expect(comparison.lines.count == Self.sweepLanes.count)
+        for line in comparison.lines {
+            #expect(line.ratio > 1.5 && line.ratio > 1 + line.floor!)  // beyond each backend's own floor
+            #expect(line.verdict == .withinNoise, "\(line.after.backend) marked \(line.verdict)")
+        }
+        #expect(comparison.sweeps.count == 1)
+        #expect(comparison.sweeps.first?.verdict == .worse)
+        #expect(comparison.render().contains("1 moved as a whole"))
+    }
+
+    /// One backend 2 floors slower in a sweep that stays put: marked, in nearly every seed, and the others are not
+    /// (over several calibrations, as the floors hold: one calibration of 5 runs can be lucky).
+    @Test func oneBackendsChangeInALevelledSweepIsStillMarked() throws {
+        let key = Self.sweepRun(seed: 0).summary.first { $0.backend == .rawDispatch }!.key
+        var found = 0
+        var othersMarked = 0
+        for calibrationSeed in 0..<10 {
+            let calibration = try Self.sweepCalibration(seed: 3_000 + 10 * UInt64(calibrationSeed))
+            let floor = max(
+                try #require(calibration.cells[key]).compareFloor,
+                try #require(calibration.levelledCells[key]).compareFloor)
+            for seed in 0..<20 {
+                let first = UInt64(10_000 + 100 * calibrationSeed + 2 * seed)
+                let comparison = Comparison(
+                    before: Self.sweepRun(seed: first).summary,
+                    after: Self.sweepRun(seed: first + 1, shift: (1 + floor) * (1 + floor)).summary,
+                    calibration: calibration)
+                for line in comparison.lines where line.verdict != .withinNoise {
+                    if line.after.key == key, line.verdict == .worse { found += 1 } else { othersMarked += 1 }
+                }
+            }
+        }
+        #expect(found >= 190, "a shift of twice the floor was marked in \(found) of 200 seeds")
+        #expect(othersMarked <= 10, "\(othersMarked) of 1 000 unchanged backends marked")
+    }
+
+    /// Runs of one build, on a host whose speed moved between calibration runs: backends and sweeps are almost never
+    /// marked, and levelling takes the host's moves out of each backend's floor (not out of the sweep's).
+    @Test func sweepsOfOneBuildAreAlmostNeverMarked() throws {
+        var marked = 0
+        var compared = 0
+        var sweepsMarked = 0
+        for calibrationSeed in 0..<10 {
+            let calibration = try Self.sweepCalibration(
+                seed: 40_000 + 10 * UInt64(calibrationSeed), machines: [1, 1.3, 0.8, 1.15, 0.9])
+            let key = Self.sweepRun(seed: 0).summary.first { $0.backend == .directCall }!.key
+            #expect(calibration.levelledCells[key]!.compareFloor < calibration.cells[key]!.compareFloor / 2)
+            for seed in 0..<30 {
+                let first = UInt64(50_000 + 100 * calibrationSeed + 2 * seed)
+                let comparison = Comparison(
+                    before: Self.sweepRun(seed: first).summary, after: Self.sweepRun(seed: first + 1).summary,
+                    calibration: calibration)
+                compared += comparison.lines.count
+                marked += comparison.count(.better) + comparison.count(.worse)
+                sweepsMarked += comparison.sweeps.filter { $0.verdict != .withinNoise }.count
+            }
+        }
+        #expect(Double(marked) <= 0.01 * Double(compared), "\(marked) of \(compared) A/A cells marked")
+        #expect(sweepsMarked <= 6, "\(sweepsMarked) of 300 A/A sweeps marked")
+    }
+
     @Test func withoutACalibrationNothingMeasuredIsMarkedAndTheTextSaysWhy() {
         let comparison = Comparison(
             before: Self.run(seed: 1).summary, after: Self.run(seed: 2, shift: 3).summary,

@@ -56,6 +56,11 @@ public struct Calibration: Sendable {
     public var commit: String
     public var runs: Int
     public var cells: [CellKey: Entry]
+    /// A cell's figure less the level of the other backends of its sweep (``SweepLevel``), for the cells whose sweep
+    /// is large enough to level.
+    public var levelledCells: [CellKey: Entry]
+    /// How far a whole sweep's level moves between runs.
+    public var sweeps: [SweepKey: Entry]
     public var goals: [GoalKey: Entry]
     /// What everything above is computed from: each figure in every calibration run (what the file keeps).
     public let cellFigures: [CellKey: Figures]
@@ -112,8 +117,30 @@ public struct Calibration: Sendable {
             "\(key.workload) \(key.metric) \(cellFigures[key]!.statistic.rawValue) \(key.allocator.rawValue)"
         }
         cells = Self.moderated(cellFigures.mapValues(\.values), families: Array(families.values))
+        let (levelled, sweepLevels) = Self.sweepFigures(cellFigures)
+        levelledCells = Self.moderated(levelled, families: families.values.map { $0.filter { levelled[$0] != nil } })
+        let sweepFamilies = Dictionary(grouping: sweepLevels.keys) { key in
+            "\(key.workload) \(key.metric) \(key.statistic.rawValue) \(key.allocator.rawValue)"
+        }
+        sweeps = Self.moderated(sweepLevels, families: Array(sweepFamilies.values))
         // Goals are unrelated figures: each keeps its own spread.
         goals = Self.moderated(goalFigures, families: goalFigures.keys.map { [$0] })
+    }
+
+    /// Each cell's figures with its sweep's level taken out, and each sweep's level, run by run (as factors, so that
+    /// they are spread on the log scale like the figures).
+    private static func sweepFigures(_ figures: [CellKey: Figures]) -> ([CellKey: [Double]], [SweepKey: [Double]]) {
+        let positive = figures.filter { $0.value.values.allSatisfy { $0 > 0 } }
+        let sweeps = Dictionary(grouping: positive.keys) { SweepKey($0, statistic: positive[$0]!.statistic) }
+        var levelled: [CellKey: [Double]] = [:]
+        var levels: [SweepKey: [Double]] = [:]
+        for (sweep, members) in sweeps {
+            let logs = members.map { positive[$0]!.values.map { Foundation.log($0) } }
+            guard let adjusted = SweepLevel.levelled(logs), let level = SweepLevel.level(logs) else { continue }
+            for (member, values) in zip(members, adjusted) { levelled[member] = values.map { Foundation.exp($0) } }
+            levels[sweep] = level.map { Foundation.exp($0) }
+        }
+        return (levelled, levels)
     }
 
     /// Each key's spread, moderated towards the spreads of the other members of its family: their median variance,

@@ -4,34 +4,66 @@ extension Comparison {
     public func render() -> String {
         var table = TextTable([
             "allocator", "workload", "parameters", "metric", "backend", "figure", "A", "B", "B/A",
-            "floor", "verdict",
+            "floor", "less sweep", "floor", "verdict",
         ])
         for line in lines {
-            let mark: String =
-                switch line.verdict {
-                case .better: "** better"
-                case .worse: "** WORSE"
-                case .withinNoise: ""
-                case .uncalibrated: "?"
-                }
             table.add([
                 line.after.allocator.rawValue, line.after.workload.rawValue, line.after.parameters.description,
                 line.after.metric.name, line.after.backend.rawValue,
                 line.figureAfter.statistic == .ratioToReference
                     ? "vs \(line.after.reference?.rawValue ?? "ref")" : "median",
                 Format.short(line.figureBefore.value), Format.short(line.figureAfter.value),
-                Format.short(line.ratio) + "x", line.floor.map { "±\(Format.short($0 * 100))%" } ?? "", mark,
+                Format.short(line.ratio) + "x", Self.percent(line.floor),
+                line.ownRatio.map { Format.short($0) + "x" } ?? "", Self.percent(line.ownFloor),
+                Self.mark(line.verdict),
             ])
         }
         var text = table.render()
         text += "\n\(lines.count) cells compared: \(count(.better)) better, \(count(.worse)) worse beyond the noise, "
         text += "\(count(.withinNoise)) within noise"
         text += count(.uncalibrated) > 0 ? ", \(count(.uncalibrated)) not judged (?: no calibrated floor)." : "."
+        text += sweepsMoved
         text += "\n" + basis
         if !onlyBefore.isEmpty || !onlyAfter.isEmpty {
             text += "\nOnly in A: \(onlyBefore.count) cells; only in B: \(onlyAfter.count) cells (not compared)."
         }
         return text
+    }
+
+    static func mark(_ verdict: Verdict) -> String {
+        switch verdict {
+        case .better: "** better"
+        case .worse: "** WORSE"
+        case .withinNoise: ""
+        case .uncalibrated: "?"
+        }
+    }
+
+    static func percent(_ fraction: Double?) -> String { fraction.map { "±\(Format.short($0 * 100))%" } ?? "" }
+
+    /// The sweeps whose backends moved together beyond what runs of one build do, as a table, after the tally of
+    /// them all; nothing when no sweep could be levelled.
+    var sweepsMoved: String {
+        guard !sweeps.isEmpty else { return "" }
+        let moved = sweeps.filter { $0.verdict == .better || $0.verdict == .worse }
+        var text =
+            "\n\(sweeps.count) sweeps (the backends of a cell, compared by one statistic): \(moved.count) moved as a "
+            + "whole beyond their floor."
+        guard !moved.isEmpty else { return text }
+        text +=
+            " Every backend of such a sweep moved alike: the machine, or code they all share, not any one backend "
+            + "(the \"less sweep\" column above takes that level out of each cell).\n"
+        var table = TextTable([
+            "allocator", "workload", "parameters", "metric", "figure", "backends", "B/A", "floor", "verdict",
+        ])
+        for sweep in moved {
+            table.add([
+                sweep.key.allocator.rawValue, sweep.key.workload.rawValue, sweep.key.parameters.description,
+                sweep.key.metric.name, sweep.key.statistic == .median ? "medians" : "vs ref", String(sweep.backends),
+                Format.short(sweep.ratio) + "x", Self.percent(sweep.floor), Self.mark(sweep.verdict),
+            ])
+        }
+        return text + table.render()
     }
 
     /// What the marks rest on, in one paragraph.
@@ -50,7 +82,10 @@ extension Comparison {
             text +=
                 "A measured difference is marked when it exceeds the floor calibrated on this machine (\(calibration.runs) runs of "
                 + "\(calibration.commit), \(calibration.scale) scale, CPUs \(calibration.cpus): two runs of one build differ by more in 1 % "
-                + "of cells) and the runs' own intervals do not overlap; exact counts when they differ by over 1 %."
+                + "of cells), the runs' own intervals do not overlap and, in a cell of at least "
+                + "\(RoundLevels.minimumBackends) backends, it stays beyond its own calibrated floor once the median "
+                + "difference of the cell's other backends is divided out (less sweep); exact counts when they differ "
+                + "by over 1 %."
         } else {
             text +=
                 "No calibration for this machine and kind of run: measured cells are not judged. Run `bench calibrate` "
