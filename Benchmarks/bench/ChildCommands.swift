@@ -18,6 +18,7 @@ struct BenchLauncher: ChildLauncher {
             case .smoke: arguments += ["--scale", Scale.smoke.rawValue]
             }
             if let rounds = request.rounds { arguments += ["--rounds", String(rounds)] }
+            if let milliseconds = request.roundMilliseconds { arguments += ["--round-ms", String(milliseconds)] }
             if let extra = request.extraSeconds { arguments += ["--time-budget", String(extra)] }
             if let cpus = request.cpus { arguments += ["--cpus", cpus.description] }
             arguments += ["--allocator", request.allocator.rawValue]

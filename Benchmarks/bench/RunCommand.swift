@@ -29,6 +29,13 @@ struct MeasureOptions: ParsableArguments {
     @Option(name: .long, help: "Measured rounds per cell before extra rounds (default: 9, or 3 with --quick; 1…1000).")
     var rounds: Int?
 
+    @Option(
+        name: .long,
+        help:
+            "Shortest round in milliseconds: a round repeats its workload this long (default: 200, or 20 with --quick; 1…10000)."
+    )
+    var roundMs: Int?
+
     @Flag(
         name: .long,
         help: "Small sizes and 3 short rounds: under a minute (CI). Writes under Results/quick/ (git-ignored).")
@@ -61,7 +68,7 @@ struct MeasureOptions: ParsableArguments {
         }
         return RunRequest(
             backends: try Selection.backends(backend), workloads: try Selection.workloads(workload),
-            scale: scale, rounds: rounds, extraSeconds: timeBudget, allocator: allocator,
+            scale: scale, rounds: rounds, roundMilliseconds: roundMs, extraSeconds: timeBudget, allocator: allocator,
             cpus: try Selection.cpus(cpus), outputDirectory: output, runID: runID)
     }
 }

@@ -21,6 +21,13 @@ import Testing
                 "--time-budget must be between 0 and 86400"))
         #expect(Self.message { _ = try RunRequest(extraSeconds: .nan).policy() }.contains("--time-budget"))
         #expect((try? RunRequest(rounds: 15).policy())?.rounds == 15)
+        #expect(
+            Self.message { _ = try RunRequest(roundMilliseconds: 0).policy() }
+                == "--round-ms must be between 1 and 10000, got 0")
+        #expect((try? RunRequest(roundMilliseconds: 100).policy())?.minimumRoundSeconds == 0.1)
+        #expect(
+            (try? RunRequest(roundMilliseconds: 100).policy())?.description.hasPrefix("9 rounds of at least 100 ms")
+                == true)
     }
 
     @Test func unknownNamesAreRefusedWithTheChoices() {

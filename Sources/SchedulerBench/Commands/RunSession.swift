@@ -15,6 +15,8 @@ public struct RunRequest: Sendable, Equatable {
     public var scale: Scale
     /// Measured rounds per cell before any extra round (nil: the scale's).
     public var rounds: Int?
+    /// The shortest round, in milliseconds (nil: the scale's).
+    public var roundMilliseconds: Int?
     /// Seconds the run may spend on extra rounds for wide intervals (nil: the scale's).
     public var extraSeconds: Double?
     public var allocator: AllocatorChoice
@@ -27,13 +29,15 @@ public struct RunRequest: Sendable, Equatable {
 
     public init(
         backends: [BackendID]? = nil, workloads: [WorkloadID]? = nil, scale: Scale = .full, rounds: Int? = nil,
-        extraSeconds: Double? = nil, allocator: AllocatorChoice = .jemalloc, cpus: CPUSet? = nil,
+        roundMilliseconds: Int? = nil, extraSeconds: Double? = nil, allocator: AllocatorChoice = .jemalloc,
+        cpus: CPUSet? = nil,
         outputDirectory: String? = nil, runID: String? = nil
     ) {
         self.backends = backends
         self.workloads = workloads
         self.scale = scale
         self.rounds = rounds
+        self.roundMilliseconds = roundMilliseconds
         self.extraSeconds = extraSeconds
         self.allocator = allocator
         self.cpus = cpus
@@ -43,7 +47,7 @@ public struct RunRequest: Sendable, Equatable {
 
     public var resultsRoot: String { outputDirectory ?? (scale == .full ? "Results" : "Results/quick") }
 
-    /// The round policy after `--rounds` and `--time-budget`; throws for values out of range.
+    /// The round policy after `--rounds`, `--round-ms` and `--time-budget`; throws for values out of range.
     public func policy() throws -> RoundPolicy {
         var policy = scale.roundPolicy
         if let rounds {
@@ -52,6 +56,14 @@ public struct RunRequest: Sendable, Equatable {
             }
             policy.rounds = rounds
             policy.maximumRounds = max(policy.maximumRounds, rounds)
+        }
+        if let roundMilliseconds {
+            guard (1...RoundPolicy.longestRoundMilliseconds).contains(roundMilliseconds) else {
+                throw BenchError(
+                    "--round-ms must be between 1 and \(RoundPolicy.longestRoundMilliseconds), got \(roundMilliseconds)"
+                )
+            }
+            policy.minimumRoundSeconds = Double(roundMilliseconds) / 1_000
         }
         if let extraSeconds {
             guard extraSeconds.isFinite, (0...ABRequest.longestBudget).contains(extraSeconds) else {

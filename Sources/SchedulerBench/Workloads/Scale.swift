@@ -40,6 +40,8 @@ public struct RoundPolicy: Sendable, Equatable, CustomStringConvertible {
 
     /// The most rounds `--rounds` accepts: beyond it a run would not end this week.
     public static let roundsLimit = 1_000
+    /// The longest round `--round-ms` accepts: ten seconds of one backend is no longer a round of a sweep.
+    public static let longestRoundMilliseconds = 10_000
 
     public var description: String {
         var text = "\(rounds) rounds"
