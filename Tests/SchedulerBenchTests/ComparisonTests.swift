@@ -185,6 +185,36 @@ import ToolSupport
         #expect(Comparison(before: before, after: more, calibration: nil).lines[0].verdict == .worse)
     }
 
+    /// A count the calibration saw change between runs of one build (NIO's thread pool awaited from the global executor
+    /// counted 8.8 and 9.8 allocations per task in two reference runs) is judged against its floor, like a measured
+    /// figure; a count that never changed is still compared as a count.
+    @Test func aCountThatChangedInTheCalibrationIsJudgedAgainstItsFloor() throws {
+        func run(pool: Double, dispatch: Double) -> RunData {
+            let rounds: [BackendID: [Double]] = [
+                .nioThreadPool: [0.98, 1, 1.02, 0.99, 1.01, 1, 0.97].map { $0 * pool },
+                .dispatch: Array(repeating: dispatch, count: 7),
+            ]
+            return Fixtures.run([
+                Fixtures.Cell(workload: .taskLifecycle, metric: .allocsPerTask, rounds: rounds)
+            ])
+        }
+        let calibration = try Calibration(runs: [8.8, 9.8, 8.7, 9.6].map { run(pool: $0, dispatch: 5) })
+        let comparison = Comparison(
+            before: run(pool: 8.8, dispatch: 5).summary, after: run(pool: 9.8, dispatch: 6).summary,
+            calibration: calibration)
+        let pool = try #require(comparison.lines.first { $0.after.backend == .nioThreadPool })
+        let dispatch = try #require(comparison.lines.first { $0.after.backend == .dispatch })
+        #expect(calibration.cells[pool.after.key]!.varies(as: .allocsPerTask))
+        #expect(pool.verdict == .withinNoise && pool.floor != nil)
+        #expect(dispatch.verdict == .worse && dispatch.floor == nil)
+        // Without the calibration's word, a count is a count: 9.8 against 8.8 is one allocation more.
+        #expect(
+            Comparison(
+                before: run(pool: 8.8, dispatch: 5).summary, after: run(pool: 9.8, dispatch: 5).summary,
+                calibration: nil
+            ).lines.first { $0.after.backend == .nioThreadPool }?.verdict == .worse)
+    }
+
     @Test func cellsInOneRunOnlyAreListedNotCompared() {
         let comparison = Comparison(
             before: [Fixtures.row(.dispatch, median: 1)], after: [Fixtures.row(.threadPool, median: 1)],

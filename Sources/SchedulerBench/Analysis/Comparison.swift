@@ -8,7 +8,9 @@ import Foundation
 /// sweep large enough to level (``SweepLevel``), it stays beyond its calibrated floor once the other backends' median
 /// difference is taken out: what moved every backend alike is the sweep's, reported on the sweep's own line
 /// (``sweeps``). Without a calibration of the machine nothing measured is marked: the comparison says so instead of
-/// guessing. Exact counts (allocations, instructions) are compared as counts: a difference over 1 % is marked.
+/// guessing. Exact counts (allocations, instructions) are compared as counts: a difference beyond the count's tolerance
+/// (``Metric/countTolerance(around:)``) is marked, unless the calibration saw that count change between runs of one
+/// build (``Calibration/Entry/varies(as:)``): such a count is judged as a measured figure, against its floor.
 public struct Comparison: Sendable {
     public enum Verdict: String, Sendable {
         case better, worse
@@ -150,7 +152,7 @@ public struct Comparison: Sendable {
         let ratio = a.value == 0 ? (b.value == 0 ? 1 : .infinity) : b.value / a.value
         let lowerIsBetter = before.metric.lowerIsBetter
         let direction: Verdict = (b.value < a.value) == lowerIsBetter ? .better : .worse
-        if before.metric.isExactCount {
+        if before.metric.isExactCount, entry?.varies(as: before.metric) != true {
             let same = before.metric.sameCount(a.value, b.value)
             return Line(
                 before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, floor: nil,

@@ -72,7 +72,8 @@ extension Comparison {
             "A cell's figure is its paired ratio to its run's reference row where it has one (vs ...), else its median. "
         if let incomparable {
             text +=
-                "Measured cells are not judged: \(incomparable). Exact counts are compared as counts (over 1 % marked)."
+                "Measured cells are not judged: \(incomparable). Exact counts are compared as counts (beyond their "
+                + "tolerance: 0.1 allocations, 2 % of instructions or bytes)."
             if mediansLeftOut > 0 {
                 text +=
                     " Across machines only ratios to each run's own reference rows are compared: \(mediansLeftOut) cells "
@@ -84,8 +85,9 @@ extension Comparison {
                 + "\(calibration.commit), \(calibration.scale) scale, CPUs \(calibration.cpus): two runs of one build differ by more in 1 % "
                 + "of cells), the runs' own intervals do not overlap and, in a cell of at least "
                 + "\(RoundLevels.minimumBackends) backends, it stays beyond its own calibrated floor once the median "
-                + "difference of the cell's other backends is divided out (less sweep); exact counts when they differ "
-                + "by over 1 %."
+                + "difference of the cell's other backends is divided out (less sweep). Exact counts are marked "
+                + "beyond their tolerance (0.1 allocations, 2 % of instructions or bytes), except a count that changed "
+                + "between the calibration's runs: that one is judged against its floor like a measured figure."
         } else {
             text +=
                 "No calibration for this machine and kind of run: measured cells are not judged. Run `bench calibrate` "
