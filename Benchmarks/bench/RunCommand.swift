@@ -32,7 +32,7 @@ struct MeasureOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "Shortest round in milliseconds: a round repeats its workload this long (default: 200, or 20 with --quick; 1…10000)."
+            "Shortest round in milliseconds: a round repeats its workload this long (default: 100, or 20 with --quick; 1…10000)."
     )
     var roundMs: Int?
 
