@@ -124,16 +124,12 @@ public struct Calibration: Sendable {
         // A count lends nothing to others and borrows nothing: most counts never move, and one that does (see
         // ``Entry/varies(as:)``) moves for reasons of its own.
         let families = Dictionary(grouping: cellFigures.keys) { key in
-            key.metric.isExactCount
-                ? key.description
-                : "\(key.workload) \(key.metric) \(cellFigures[key]!.statistic.rawValue) \(key.allocator.rawValue)"
+            key.metric.isExactCount ? key.description : SweepKey(key, statistic: cellFigures[key]!.statistic).family
         }
         cells = Self.moderated(cellFigures.mapValues(\.values), families: Array(families.values))
         let (levelled, sweepLevels) = Self.sweepFigures(cellFigures)
         levelledCells = Self.moderated(levelled, families: families.values.map { $0.filter { levelled[$0] != nil } })
-        let sweepFamilies = Dictionary(grouping: sweepLevels.keys) { key in
-            "\(key.workload) \(key.metric) \(key.statistic.rawValue) \(key.allocator.rawValue)"
-        }
+        let sweepFamilies = Dictionary(grouping: sweepLevels.keys, by: \.family)
         sweeps = Self.moderated(sweepLevels, families: Array(sweepFamilies.values))
         // Goals are unrelated figures: each keeps its own spread.
         goals = Self.moderated(goalFigures, families: goalFigures.keys.map { [$0] })
@@ -148,7 +144,7 @@ public struct Calibration: Sendable {
         var levels: [SweepKey: [Double]] = [:]
         for (sweep, members) in sweeps {
             let logs = members.map { positive[$0]!.values.map { Foundation.log($0) } }
-            guard let adjusted = SweepLevel.levelled(logs), let level = SweepLevel.level(logs) else { continue }
+            guard let (adjusted, level) = SweepLevel.split(logs) else { continue }
             for (member, values) in zip(members, adjusted) { levelled[member] = values.map { Foundation.exp($0) } }
             levels[sweep] = level.map { Foundation.exp($0) }
         }

@@ -100,9 +100,9 @@ public struct Comparison: Sendable {
 
     /// For each measured cell in a sweep large enough to level: its sweep, the sweep's median B/A, and the cell's
     /// B/A less the other backends' median.
-    private static func sweepRatios(_ pairs: [(SummaryRow, SummaryRow)])
-        -> [CellKey: (key: SweepKey, backends: Int, ratio: Double, ownRatio: Double)]
-    {
+    private typealias SweepRatio = (key: SweepKey, backends: Int, ratio: Double, ownRatio: Double)
+
+    private static func sweepRatios(_ pairs: [(SummaryRow, SummaryRow)]) -> [CellKey: SweepRatio] {
         var logRatios: [SweepKey: [(CellKey, Double)]] = [:]
         for (before, after) in pairs where !before.metric.isExactCount {
             let (a, b) = (ComparedFigure(before), ComparedFigure(after))
@@ -110,11 +110,11 @@ public struct Comparison: Sendable {
             logRatios[SweepKey(before.key, statistic: a.statistic), default: []].append(
                 (before.key, Foundation.log(b.value / a.value)))
         }
-        var result: [CellKey: (key: SweepKey, backends: Int, ratio: Double, ownRatio: Double)] = [:]
+        var result: [CellKey: SweepRatio] = [:]
         for (sweep, members) in logRatios {
             // Between two runs a member's levelled log ratio is its own less the others' median (SweepLevel).
             let logs = members.map { [0, $0.1] }
-            guard let levelled = SweepLevel.levelled(logs), let level = SweepLevel.level(logs) else { continue }
+            guard let (levelled, level) = SweepLevel.split(logs) else { continue }
             for (member, own) in zip(members, levelled) {
                 result[member.0] = (
                     sweep, members.count, Foundation.exp(level[1] - level[0]), Foundation.exp(own[1] - own[0])

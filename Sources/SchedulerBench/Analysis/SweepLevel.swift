@@ -19,27 +19,19 @@ import Foundation
 /// machine, or code every backend shares) shows in the sweep's level instead, which a comparison judges on its own
 /// line. A sweep needs ``RoundLevels/minimumBackends`` backends with positive figures; smaller ones are not levelled.
 public enum SweepLevel {
-    /// Each member's log figures (one per run) with the other members' level taken out; nil for a sweep too small to
-    /// level. Every member has one figure per run, run *r* of each from the same run.
-    public static func levelled(_ logs: [[Double]]) -> [[Double]]? {
+    /// Each member's log figures (one per run) with the other members' level taken out, and the sweep's level in each
+    /// run (the median over all members of their centred log figures); nil for a sweep too small to level. Every
+    /// member has one figure per run, run *r* of each from the same run.
+    public static func split(_ logs: [[Double]]) -> (levelled: [[Double]], level: [Double])? {
         guard logs.count >= RoundLevels.minimumBackends, let runs = logs.first?.count, runs >= 2,
             logs.allSatisfy({ $0.count == runs })
         else { return nil }
         let centred = logs.map(centre)
-        return logs.indices.map { member in
+        let levelled = logs.indices.map { member in
             let others = logs.indices.filter { $0 != member }
             return (0..<runs).map { run in logs[member][run] - Statistics.median(others.map { centred[$0][run] }) }
         }
-    }
-
-    /// The sweep's level in each run: the median over its members of their centred log figures; nil for a sweep too
-    /// small to level.
-    public static func level(_ logs: [[Double]]) -> [Double]? {
-        guard logs.count >= RoundLevels.minimumBackends, let runs = logs.first?.count,
-            logs.allSatisfy({ $0.count == runs })
-        else { return nil }
-        let centred = logs.map(centre)
-        return (0..<runs).map { run in Statistics.median(centred.map { $0[run] }) }
+        return (levelled, (0..<runs).map { run in Statistics.median(centred.map { $0[run] }) })
     }
 
     private static func centre(_ values: [Double]) -> [Double] {
@@ -63,6 +55,9 @@ public struct SweepKey: Sendable, Hashable, CustomStringConvertible {
         metric = cell.metric
         self.statistic = statistic
     }
+
+    /// The sweeps whose spreads moderate one another (``Calibration``): one workload, metric, statistic and allocator.
+    var family: String { "\(workload) \(metric) \(statistic.rawValue) \(allocator.rawValue)" }
 
     public var description: String {
         "\(workload) \(parameters) \(metric) \(statistic == .median ? "medians" : "ratios to reference") "
