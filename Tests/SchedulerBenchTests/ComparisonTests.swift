@@ -139,7 +139,7 @@ import ToolSupport
         for calibrationSeed in 0..<10 {
             let calibration = try Self.sweepCalibration(
                 seed: 40_000 + 10 * UInt64(calibrationSeed), machines: [1, 1.3, 0.8, 1.15, 0.9])
-            let key = Self.sweepRun(seed: 0).summary.first { $0.backend == .directCall }!.key
+            let key = Self.sweepRun(seed: 0).summary.first { $0.backend == .spinHandOff }!.key
             #expect(calibration.levelledCells[key]!.compareFloor < calibration.cells[key]!.compareFloor / 2)
             for seed in 0..<30 {
                 let first = UInt64(50_000 + 100 * calibrationSeed + 2 * seed)
@@ -240,6 +240,41 @@ import ToolSupport
         var pinned = Fixtures.metadata
         pinned.pinned = true
         #expect(try Calibration.load(for: pinned, root: folder.path) == nil)  // another CPU set, another file
+    }
+
+    /// Hand-offs that all ran 2x slower in two of five calibration runs (the W1 lanes in the calibration of
+    /// `ac98b54`) lend none of that to lanes that run work on the caller's thread: a direct call that moved by under
+    /// 1 % keeps a floor of a few %. Its sweep is still the whole cell, so its levelled figure carries the hand-offs'
+    /// move; a comparison marks it only beyond both floors, and a machine that slows every lane alike marks none.
+    @Test func eachKindOfBackendIsModeratedAmongItsOwn() throws {
+        let handOffs: [BackendID] = [
+            .rawDispatch, .rawDispatchGlobal, .rawOperationQueue, .rawNIOExecute, .spinHandOff,
+        ]
+        let runs = [2.0, 1, 2, 1, 1].enumerated().map { index, state in
+            var generator = SplitMix64(seed: 60_000 + UInt64(index))
+            var rounds: [BackendID: [Double]] = [:]
+            for (lane, size) in zip(handOffs, [300.0, 250, 2_900, 220, 95]) {
+                rounds[lane] = Fixtures.noisy(size * state, spread: 0.04, count: 9, &generator)
+            }
+            rounds[.directCall] = Fixtures.noisy(
+                16.7 * (1 + 0.005 * Double(index % 2)), spread: 0.01, count: 9, &generator)
+            return Fixtures.run([Fixtures.Cell(rounds: rounds)])
+        }
+        let calibration = try Calibration(runs: runs)
+        let key = { (lane: BackendID) in runs[0].summary.first { $0.backend == lane && $0.metric == .nsPerTask }!.key }
+        let direct = try #require(calibration.cells[key(.directCall)])
+        #expect(direct.compareFloor < 0.1, "a direct call's floor of \(direct.compareFloor)")
+        #expect(try #require(calibration.levelledCells[key(.directCall)]).compareFloor > 10 * direct.compareFloor)
+        for lane in handOffs {
+            #expect(try #require(calibration.cells[key(lane)]).compareFloor > 1, "\(lane) lost its runs' 2x move")
+        }
+        #expect(Backend.execution(of: .directCall) == .inline && Backend.execution(of: .immediate) == .inline)
+        #expect(Backend.execution(of: .testScheduler) == .virtualTime)
+        #expect(Backend.execution(of: .swiftClocksTestClock) == .virtualTime)
+        #expect(
+            [.spinHandOff, .defaultExecutor, .continuousClock, .dispatch].allSatisfy {
+                Backend.execution(of: $0) == .handOff
+            })
     }
 
     /// A cell's spread is moderated towards its family's: one lucky cell does not get a floor of zero.

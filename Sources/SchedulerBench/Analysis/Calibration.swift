@@ -6,8 +6,8 @@ import Foundation
 /// A run's own intervals know only the noise inside the run; two runs of the same code also differ by what changed
 /// between them (which threads Dispatch kept, what else the host ran). `bench calibrate` runs the same binary several
 /// times and keeps, for every compared figure (``ComparedFigure``) and every goal, the spread of its logarithm across
-/// those runs. The spread of a cell is moderated towards the pooled spread of its family (same workload, metric and
-/// statistic), so that a few runs give usable bounds without trusting one cell's luck.
+/// those runs. The spread of a cell is moderated towards the pooled spread of its family (same workload, metric,
+/// statistic and kind of backend), so that a few runs give usable bounds without trusting one cell's luck.
 public struct Calibration: Sendable {
     /// What a figure's spread across runs allows.
     public struct Entry: Sendable, Equatable {
@@ -122,9 +122,13 @@ public struct Calibration: Sendable {
         self.cellFigures = cellFigures
         self.goalFigures = goalFigures
         // A count lends nothing to others and borrows nothing: most counts never move, and one that does (see
-        // ``Entry/varies(as:)``) moves for reasons of its own.
+        // ``Entry/varies(as:)``) moves for reasons of its own. A figure borrows only from backends that run work the
+        // way its own does (``Backend/Execution``): a direct call does not move when every hand-off does.
         let families = Dictionary(grouping: cellFigures.keys) { key in
-            key.metric.isExactCount ? key.description : SweepKey(key, statistic: cellFigures[key]!.statistic).family
+            key.metric.isExactCount
+                ? key.description
+                : SweepKey(key, statistic: cellFigures[key]!.statistic).family + " "
+                    + Backend.execution(of: key.backend).rawValue
         }
         cells = Self.moderated(cellFigures.mapValues(\.values), families: Array(families.values))
         let (levelled, sweepLevels) = Self.sweepFigures(cellFigures)

@@ -33,6 +33,38 @@ public struct Backend: Sendable {
 
     public func has(_ required: Capabilities) -> Bool { capabilities.isSuperset(of: required) }
 
+    /// Where and when a backend runs the work it is given.
+    ///
+    /// The kinds are ranked apart (a call on the caller's stack is no alternative to a hop onto another thread), and
+    /// their figures vary apart too, so a calibration moderates each kind's spreads among its own (``Calibration``):
+    /// in the calibration of `ac98b54` every hand-off of W1 ran about 2x slower in two of five runs while
+    /// `direct-call` moved by under 1 %, and `test` (virtual time) is known to settle per process in one of two speeds.
+    public enum Execution: String, Sendable, CaseIterable {
+        /// On the caller's thread, at once or trampolined.
+        case inline
+        /// On the caller's thread, when the caller advances virtual time.
+        case virtualTime = "virtual time"
+        /// On another thread: a queue, a pool, an event loop, an executor, a timer.
+        case handOff = "hand-off"
+    }
+
+    public var execution: Execution {
+        if !capabilities.isDisjoint(with: [.virtualTime, .virtualClock]) { return .virtualTime }
+        return capabilities.isDisjoint(with: Self.handOffCapabilities) ? .inline : .handOff
+    }
+
+    public var handsOff: Bool { execution == .handOff }
+
+    /// `spin-handoff` and `default-executor` are hand-offs without ``Capabilities/asynchronous`` (they take only the
+    /// workloads they are floors of), so a hand-off is any of these, not that one alone.
+    static let handOffCapabilities: Capabilities = [
+        .asynchronous, .concurrent, .executor, .taskExecutor, .realTimers, .clock,
+    ]
+
+    /// How the backend with this id runs its work (``execution``), built in or registered. One this process does not
+    /// know (renamed since a stored run) counts as a hand-off, as most backends are.
+    public static func execution(of id: BackendID) -> Execution { withID(id)?.execution ?? .handOff }
+
     /// The `default-executor` reference hosts actors and tasks only: it is not a lane for the W1–W10 workloads.
     public var hostsOnlyActors: Bool { capabilities.subtracting(.promptWakeUp) == [.executor, .taskExecutor] }
     /// The clock references (`continuous-clock`, `swift-clocks-testclock`): a clock, and nothing else (W19–W21).

@@ -31,7 +31,7 @@ enum EstimatedCycles {
 
     /// Whether the probe simulates the cache for this backend: only where one thread does all the work, since
     /// another thread's timing decides which of a shared line's misses land where.
-    static func simulated(_ backend: Backend) -> Bool { !backend.has(.asynchronous) }
+    static func simulated(_ backend: Backend) -> Bool { !backend.handsOff }
 
     /// Two agreeing runs' estimates may differ by this fraction.
     static let agreement = 0.01

@@ -55,7 +55,7 @@ public enum InstructionProbe {
         let lanes = backend.instance()
         defer { lanes.shutdown() }
         let lane = lanes.lane("probe")
-        let gated = backend.has(.asynchronous)
+        let gated = backend.handsOff
         for count in [2 * tasks, tasks, 2 * tasks] {
             let done = Countdown(count)
             let gate = gated ? LaneGate() : nil

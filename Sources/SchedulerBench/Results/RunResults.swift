@@ -67,9 +67,8 @@ public struct RunResults: Sendable {
     private static func fastest(_ measured: [(BackendRounds, [Double])], like backend: Backend, metric: Metric)
         -> (BackendRounds, [Double])?
     {
-        let handsOff = backend.has(.asynchronous)
         let schedulers = measured.filter {
-            !$0.0.backend.isReference && !$0.1.isEmpty && $0.0.backend.has(.asynchronous) == handsOff
+            !$0.0.backend.isReference && !$0.1.isEmpty && $0.0.backend.handsOff == backend.handsOff
         }
         let better = { (a: (BackendRounds, [Double]), b: (BackendRounds, [Double])) in
             let (x, y) = (Statistics.median(a.1), Statistics.median(b.1))
