@@ -66,7 +66,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         if !subject.harness.wakesPromptly { remove(.promptWakeUp) }
         // Recursion grows the stack on a subject that declares, or fails by design, rule R2 (no stack growth):
         // `Schedulers.subscription` runs a step rescheduled from inside a step inline, asynchronous as its first hop
-        // is. W8's 100 000 steps would overflow the stack there.
+        // is. W8's 50 000 steps would overflow the stack there.
         if subject.declarations["R2"] != nil || subject.expectedFailures["R2"] != nil { remove(.flatRecursion) }
     }
 

@@ -21,7 +21,7 @@ extension Workload {
         configurations: { scale in
             ActorHopCaller.allCases.map {
                 Parameters(
-                    [.calls: scale.size(full: 100_000, quick: 10_000, smoke: 100)], choices: [.caller: $0.rawValue])
+                    [.calls: scale.size(full: 50_000, quick: 10_000, smoke: 100)], choices: [.caller: $0.rawValue])
             }
         }
     ) { lanes, parameters in
@@ -41,7 +41,7 @@ extension Workload {
         timing: .nsPerTask, allocations: .allocsPerTask, sizeClassBytes: .sizeClassBytesPerTask, countedBy: .tasks,
         configurations: { scale in
             ActorHopCaller.allCases.map {
-                Parameters([.tasks: scale.size(full: 20_000, quick: 2_000, smoke: 50)], choices: [.caller: $0.rawValue])
+                Parameters([.tasks: scale.size(full: 5_000, quick: 2_000, smoke: 50)], choices: [.caller: $0.rawValue])
             }
         }
     ) { lanes, parameters in
@@ -58,7 +58,7 @@ extension Workload {
         summary: "round trips between two actors, each on its own executor", hosts: .actors,
         timing: .nsPerRoundTrip, allocations: .allocsPerRoundTrip, sizeClassBytes: .sizeClassBytesPerRoundTrip,
         countedBy: .roundTrips,
-        configurations: { [Parameters([.roundTrips: $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
+        configurations: { [Parameters([.roundTrips: $0.size(full: 5_000, quick: 2_000, smoke: 50)])] }
     ) { lanes, _ in
         let (ping, pong) = (lanes.lane("ping").makeActor(), lanes.lane("pong").makeActor())
         return ActorLoop(caller: nil) { trips in await ping.rally(with: pong, trips: trips) }

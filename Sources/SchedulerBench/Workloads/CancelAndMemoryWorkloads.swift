@@ -11,7 +11,7 @@ extension Workload {
         requires: [.scheduler, .cancellation], metrics: [.nsPerTask],
         configurations: { scale in
             [100, 50].map {
-                Parameters([.cancelledPercent: $0, .tasks: scale.size(full: 100_000, quick: 10_000, smoke: 200)])
+                Parameters([.cancelledPercent: $0, .tasks: scale.size(full: 25_000, quick: 10_000, smoke: 200)])
             }
         }
     ) { lanes, _, parameters in

@@ -5,7 +5,7 @@ extension Workload {
     static let pingPong = Workload(
         id: .pingPong, name: "ping-pong", summary: "round trips between two schedulers",
         requires: [.serial, .asynchronous, .promptWakeUp], metrics: [.nsPerRoundTrip, .cpuNsPerRoundTrip],
-        configurations: { [Parameters([.roundTrips: $0.size(full: 20_000, quick: 2_000, smoke: 50)])] }
+        configurations: { [Parameters([.roundTrips: $0.size(full: 5_000, quick: 2_000, smoke: 50)])] }
     ) { lanes, _, parameters in
         let trips = parameters[.roundTrips]
         let rally = Rally(ping: lanes.lane("ping"), pong: lanes.lane("pong"), trips: trips)
@@ -25,7 +25,7 @@ extension Workload {
     static let reactiveHop = Workload(
         id: .reactiveHop, name: "reactive-hop", summary: "values delivered through two schedulers (deliverOn twice)",
         requires: [.serial], metrics: [.nsPerValue],
-        configurations: { [Parameters([.values: $0.size(full: 100_000, quick: 10_000, smoke: 200)])] }
+        configurations: { [Parameters([.values: $0.size(full: 25_000, quick: 10_000, smoke: 200)])] }
     ) { lanes, _, parameters in
         let values = parameters[.values]
         let (first, second) = (lanes.lane("observe-1"), lanes.lane("observe-2"))

@@ -11,7 +11,7 @@ extension Workload {
         id: .startLatency, name: "start-latency", summary: "schedule-to-start latency, light and saturated",
         requires: [.serial, .asynchronous, .promptWakeUp], metrics: latencyMetrics,
         configurations: { scale in
-            [0, 1].map { Parameters([.load: $0, .probes: scale.size(full: 4_000, quick: 1_000, smoke: 20)]) }
+            [0, 1].map { Parameters([.load: $0, .probes: scale.size(full: 2_000, quick: 1_000, smoke: 20)]) }
         }
     ) { lanes, _, parameters in
         let probes = parameters[.probes]

@@ -3,6 +3,12 @@ public enum Scale: String, Sendable, CaseIterable {
     case full, quick, smoke
 
     /// Picks the size of a workload parameter for this scale.
+    ///
+    /// A full size is one repetition of the workload: a round repeats it until the round has lasted its minimum
+    /// (``RoundPolicy``), so the fast lanes fill a round with many repetitions whatever the size. What the size decides
+    /// is how long the slowest lane's single repetition lasts, and so the run: at 200 000 tasks (W1) and 20 000 round
+    /// trips (W4, W12, W13), OperationQueue's and NIO's repetitions lasted 0.6–1 s, 6–10 times the 100 ms round, about
+    /// a third of a full run's 737 s. The sizes now keep them near 150–250 ms.
     func size(full: Int, quick: Int, smoke: Int) -> Int {
         switch self {
         case .full: full

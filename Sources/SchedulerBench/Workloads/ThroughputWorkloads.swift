@@ -9,7 +9,7 @@ extension Workload {
     static let singleProducer = Workload(
         id: .throughput, name: "throughput", summary: "one producer, empty tasks onto one scheduler",
         requires: [], metrics: [.nsPerTask, .cpuNsPerTask],
-        configurations: { [Parameters([.tasks: $0.size(full: 200_000, quick: 20_000, smoke: 200)])] }
+        configurations: { [Parameters([.tasks: $0.size(full: 50_000, quick: 20_000, smoke: 200)])] }
     ) { lanes, _, parameters in
         let tasks = parameters[.tasks]
         let lane = lanes.lane("w1")
@@ -97,7 +97,7 @@ extension Workload {
     static let recursion = Workload(
         id: .recursion, name: "recursion", summary: "scheduleRecursive steps per second",
         requires: [.scheduler, .flatRecursion, .promptWakeUp], metrics: [.nsPerStep],
-        configurations: { [Parameters([.steps: $0.size(full: 100_000, quick: 10_000, smoke: 200)])] }
+        configurations: { [Parameters([.steps: $0.size(full: 50_000, quick: 10_000, smoke: 200)])] }
     ) { lanes, _, parameters in
         let steps = parameters[.steps]
         let lane = lanes.lane("w8")
