@@ -39,6 +39,11 @@ final class QueueExecutor: SerialExecutor, TaskExecutor {
     }
 
     private func run(_ job: UnownedJob) {
+        // The runtime holds an executor unowned: a job run inside `enqueue` (X3's defect) can finish the rule whose
+        // actor owns this executor and release it before `run` returns (a crash in CI, 26 November). The dispatched
+        // paths capture `self`; this one keeps it alive itself.
+        let kept = Unmanaged.passRetained(self)
+        defer { kept.release() }
         let thread = pthread_self()
         running.withLock { $0.append(thread) }
         job.runSynchronously(on: asUnownedSerialExecutor())
