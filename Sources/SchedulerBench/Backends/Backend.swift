@@ -39,7 +39,7 @@ public struct Backend: Sendable {
     /// their figures vary apart too, so a calibration moderates each kind's spreads among its own (``Calibration``):
     /// in the calibration of `ac98b54` every hand-off of W1 ran about 2x slower in two of five runs while
     /// `direct-call` moved by under 1 %, and `test` (virtual time) is known to settle per process in one of two speeds.
-    public enum Execution: String, Sendable, CaseIterable {
+    public enum Execution: String, Sendable {
         /// On the caller's thread, at once or trampolined.
         case inline
         /// On the caller's thread, when the caller advances virtual time.
