@@ -41,8 +41,26 @@ public struct ABRequest: Sendable {
     /// Two pairs make a ratio; beyond a thousand, another pair says nothing new.
     static let pairsRange = 2...1_000
 
-    /// Everything that can be checked before a build or a measurement starts.
+    /// Everything that can be checked before a build or a measurement starts: the settings, then the machine.
     public func preflight() throws {
+        try checkSettings()
+        try checkMachine()
+    }
+
+    /// What this machine must offer a pair (``RunRequest/checkMachine()``).
+    public func checkMachine() throws { try measuringRun.checkMachine() }
+
+    /// What one process of a pair runs (always under jemalloc: its allocations are part of the comparison).
+    var measuringRun: RunRequest {
+        var run = RunRequest(
+            backends: backends, workloads: workloads, scale: scale, rounds: rounds, allocator: .jemalloc,
+            cpus: cpus, outputDirectory: output)
+        run.extraSeconds = 0
+        return run
+    }
+
+    /// The request alone, whatever this machine has (``RunRequest/checkSettings()``).
+    public func checkSettings() throws {
         guard minimumEffect > 0 && minimumEffect < 1 else {
             throw BenchError("--min-effect must be between 0 and 1 (a fraction, e.g. 0.05), got \(minimumEffect)")
         }
@@ -56,11 +74,8 @@ public struct ABRequest: Sendable {
                 "--pairs must be between \(Self.pairsRange.lowerBound) and \(Self.pairsRange.upperBound), got \(minimumPairs)"
             )
         }
-        var run = RunRequest(
-            backends: backends, workloads: workloads, scale: scale, rounds: rounds, allocator: .jemalloc,
-            cpus: cpus, outputDirectory: output)
-        run.extraSeconds = 0
-        try run.preflight()
+        let run = measuringRun
+        try run.checkSettings()
         if pairing == .duet, try !run.resolvedWorkloads().contains(where: { $0.metrics.contains(where: \.isCPUTime) }) {
             throw BenchError(
                 "a duet judges CPU time, which none of these workloads reports (W1–W4 do); add one or pass --pairing sequential"

@@ -25,8 +25,25 @@ public struct PowerRequest: Sendable {
 
     static let trialsRange = 1...100
 
-    /// Everything that can be checked before a measurement starts.
+    /// Everything that can be checked before a measurement starts: the settings, then the machine.
     public func preflight() throws {
+        try checkSettings()
+        try trial.checkMachine()
+    }
+
+    /// One trial's comparison of the build with itself.
+    var trial: ABRequest {
+        var ab = ABRequest(baseline: "HEAD")
+        ab.backends = backends
+        ab.workloads = [workload]
+        ab.minimumEffect = minimumEffect
+        ab.budgetSeconds = budgetSeconds
+        ab.pairing = pairing
+        return ab
+    }
+
+    /// The request alone, whatever this machine has.
+    public func checkSettings() throws {
         guard !effects.isEmpty, effects.allSatisfy({ $0 >= 0 && $0 < 1 }) else {
             throw BenchError("--effects must be fractions from 0 up to 1, e.g. 0,0.03,0.05; got \(effects)")
         }
@@ -37,13 +54,7 @@ public struct PowerRequest: Sendable {
             throw BenchError(
                 "--budget must be between 1 and \(Int(ABRequest.longestBudget)) seconds, got \(budgetSeconds)")
         }
-        var ab = ABRequest(baseline: "HEAD")
-        ab.backends = backends
-        ab.workloads = [workload]
-        ab.minimumEffect = minimumEffect
-        ab.budgetSeconds = budgetSeconds
-        ab.pairing = pairing
-        try ab.preflight()
+        try trial.checkSettings()
         guard let metric = try plantedMetric(), metric.unit == "ns" else {
             throw BenchError("bench power plants a delay per task: pick a workload timed in ns per unit, such as W1")
         }

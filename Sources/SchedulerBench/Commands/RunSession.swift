@@ -91,13 +91,25 @@ public struct RunRequest: Sendable, Equatable {
         }
     }
 
-    /// Everything that can be checked before anything runs: names, ranges, the results folder, the allocators.
+    /// Everything that can be checked before anything runs: the settings, then what this machine must have.
     public func preflight() throws {
+        try checkSettings()
+        try checkMachine()
+    }
+
+    /// The request alone: names and ranges, and that something is left to run. A mistake here is the same mistake on
+    /// any machine, so it is reported before anything this machine lacks (a fresh machine without jemalloc still
+    /// learns that its `--rounds` is out of range).
+    public func checkSettings() throws {
         _ = try policy()
         let (backends, workloads) = (try resolvedBackends(), try resolvedWorkloads())
         guard Runner(backends: backends, workloads: workloads, scale: scale).plan.isEmpty == false else {
             throw BenchError("no selected workload runs on a selected backend; see bench list for which run where")
         }
+    }
+
+    /// What this machine must offer the request: the CPUs, a writable results folder, the allocators.
+    public func checkMachine() throws {
         if let cpus, let allowed = Machine.allowedCPUs(), !cpus.isSubset(of: allowed) {
             throw BenchError("--cpus \(cpus): this process may run only on CPUs \(allowed); pick a subset of them")
         }
