@@ -187,6 +187,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The documentation's Swift snippets, compiled: README.md's and Docs/'s, each found here by a test.
+        .testTarget(
+            name: "DocSnippetTests",
+            dependencies: [
+                "SchedulerKit", "SchedulerConformance", "SchedulerBench", "SchedulerKitCombine",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: combine),
+            ],
+            path: "Tests/DocSnippets",
+            swiftSettings: strict
+        ),
         // The scheduler and tests of the package in Tests/Fixtures/BenchYourOwn, compiled here as well: a third party's
         // use of the kit and the bench, through public API only, checked by every `swift test`.
         .testTarget(

@@ -80,18 +80,13 @@ extension ConformanceBackend {
     }
 
     /// Checks call it from threads other than the main queue, so they judge its queued path; its inline path has
-    /// unit tests of its own (`MainThreadSchedulerTests`).
+    /// unit tests of its own (`MainThreadSchedulerTests`). It is not asynchronous (inline when called on the main
+    /// queue with nothing of its own queued), so the E rules do not apply: an actor on it would run a job on the
+    /// stack of the code that enqueued it (use `DispatchQueueScheduler.main` as an executor).
     public static let mainThread = ConformanceBackend(
         id: "main-thread", name: "MainThreadScheduler",
         summary: "Schedulers.mainThread: inline on the main queue when nothing of its own is queued, else queued there",
         traits: MainThreadScheduler.traits,
-        declarations: Dictionary(
-            uniqueKeysWithValues: ExecutorRules.all.map {
-                (
-                    $0.id,
-                    "Runs work inline when called on the main queue with nothing of its own queued, so an actor on it would run a job on the stack of the code that enqueued it; an executor must run jobs later (use DispatchQueueScheduler.main)."
-                )
-            }),
         // Not measured: the bench's main thread does not serve the main queue while it measures.
         harness: Harness(benchmarked: false)
     ) { _ in

@@ -5,6 +5,9 @@ import ToolSupport
 
 /// C: cancellation.
 enum CancellationRules {
+    /// C3's tasks, each cancelled by every one of 8 threads.
+    static let contestedTasks = 10_000
+
     static let all: [ConformanceRule] = [beforeStart, truthful, idempotent, promptRelease, droppingHandle, repeating]
 
     static let beforeStart = ConformanceRule(
@@ -50,12 +53,16 @@ enum CancellationRules {
 
     static let truthful = ConformanceRule(
         id: "C2", family: .cancellation,
+        evidence: .mixed(
+            forced: "cancel after a task ran", trials: races,
+            trial: "races of cancel against the task's start (20 000 more with delayed work on a timed scheduler)"),
         statement:
             "cancel() returns true exactly when the task will never run, also when it races the task's start (100 000 races; on a timed scheduler 20 000 more with delayed work due within 20 µs).",
         why:
             "A caller that learns from cancel() whether the work will run can release a resource or complete a promise exactly once; a cancel that may lie forces a second synchronisation on every caller.",
         catches:
-            "Every peer's cancel is best effort; SwiftNIO runs a delayed task whose cancel already failed its future when the task was in the batch being run (seen in its source; its adapter fails C2 by design)."
+            "Every peer's cancel is best effort; SwiftNIO runs a delayed task whose cancel already failed its future when the task was in the batch being run (seen in its source; its adapter fails C2 by design).",
+        deadline: RuleDeadline.long
     ) { context in
         let scheduler = context.makeScheduler()
         var note = try raceCancels(context, scheduler, kind: "task", count: races) { scheduler.schedule($0) }
@@ -127,6 +134,9 @@ enum CancellationRules {
 
     static let idempotent = ConformanceRule(
         id: "C3", family: .cancellation,
+        evidence: .mixed(
+            forced: "cancel of a running and of a finished task", trials: contestedTasks,
+            trial: "tasks cancelled by 8 threads at once"),
         statement:
             "cancel() is idempotent and thread-safe: of 8 racing cancels at most one returns true, and cancelling a running or finished task returns false.",
         why:
@@ -134,7 +144,7 @@ enum CancellationRules {
         catches: "A handle whose state is a plain flag."
     ) { context in
         let scheduler = context.makeScheduler()
-        let tasks = 10_000
+        let tasks = contestedTasks
         let cancellers = 8
         let ran = Shared([Bool](repeating: false, count: tasks))
         let trues = Shared([Int](repeating: 0, count: tasks))

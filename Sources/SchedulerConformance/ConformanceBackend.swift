@@ -82,6 +82,8 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
     /// How it is used in the bench, where that differs from what its traits promise in general.
     public let harness: Harness
     private let openSession: @Sendable (SessionPlan) -> ConformanceSession
+    /// The rules this backend did not finish in this process (their deadlines shorten the others').
+    let hangs = HangRecord()
 
     /// What a harness must know of a subject beyond its traits.
     public struct Harness: Sendable {
@@ -169,23 +171,28 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// Runs `rule` on a fresh session of this backend (or reports why it does not run).
-    public func evaluate(_ rule: ConformanceRule) -> RuleResult {
+    /// Runs `rule` on a fresh session of this backend (or reports why it does not run), within the rule's deadline
+    /// or `deadline` (``RuleDeadline``): a check that does not finish in time fails as not finished.
+    public func evaluate(_ rule: ConformanceRule, deadline: Duration? = nil) -> RuleResult {
         let started = ContinuousClock.now
         let outcome: RuleOutcome
         if let settled = outcomeWithoutRunning(rule) {
             outcome = settled
         } else {
-            let session = openSession(.conformance)
-            let context = ConformanceContext(backend: self, session: session)
-            do {
-                outcome = .passed(note: try rule.check(context))
-            } catch let failure as RuleFailure {
-                outcome = .failed(detail: failure.detail)
-            } catch {
-                outcome = .failed(detail: "check threw \(error)")
+            let watch = CheckWatch()
+            outcome = RuleDeadline.run(rule.id, deadline: deadline ?? rule.deadline, watch: watch, hangs: hangs) {
+                [self] in
+                let session = openSession(.conformance)
+                defer { session.tearDown() }
+                let context = ConformanceContext(backend: self, session: session, watch: watch)
+                do {
+                    return .passed(note: rule.evidence.joined(to: try rule.check(context)))
+                } catch let failure as RuleFailure {
+                    return .failed(detail: failure.detail)
+                } catch {
+                    return .failed(detail: "check threw \(error)")
+                }
             }
-            session.tearDown()
         }
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -18,10 +18,13 @@ extension TestScheduler: VirtualTimeDriver {}
 public final class ConformanceContext: Sendable {
     public let backend: ConformanceBackend
     private let session: ConformanceSession
+    /// What the check is doing, for a verdict of not finished; tells an abandoned check to stop.
+    let watch: CheckWatch
 
-    init(backend: ConformanceBackend, session: ConformanceSession) {
+    init(backend: ConformanceBackend, session: ConformanceSession, watch: CheckWatch = CheckWatch()) {
         self.backend = backend
         self.session = session
+        self.watch = watch
     }
 
     /// A fresh scheduler of the backend (the same instance again for singletons such as `Schedulers.immediate`).
@@ -48,14 +51,21 @@ public final class ConformanceContext: Sendable {
         let driver = scheduler as? any VirtualTimeDriver
         var polls = 0
         let maxPolls = Int(timeout.nanosecondsChecked() / 1_000_000)
+        watch.beginWait(what())
+        defer { watch.endWait() }
         while !condition() {
+            try watch.stopIfAbandoned()
             if let driver {
                 if polls >= maxPolls * 10 {
+                    watch.waitTimedOut(what())
                     throw RuleFailure("\(what()) did not happen within \(maxPolls * 10) virtual ms")
                 }
+                watch.beginDriving(.advanceByOneMillisecond)
                 driver.advance(by: .milliseconds(1))
+                watch.endDriving()
             } else {
                 if ContinuousClock.now - started > timeout {
+                    watch.waitTimedOut(what())
                     throw RuleFailure("\(what()) did not happen within \(milliseconds(timeout))")
                 }
                 sleepBriefly()
@@ -71,14 +81,22 @@ public final class ConformanceContext: Sendable {
         guard let driver = scheduler as? any VirtualTimeDriver else { return try body() }
         let stop = Atomic<Bool>(false)
         let stopped = DispatchSemaphore(value: 0)
+        let watch = watch
         let thread = Thread {
-            while !stop.load(ordering: .acquiring) { driver.advance(by: .zero) }
+            while !stop.load(ordering: .acquiring) && !watch.isAbandoned {
+                watch.beginDriving(.advanceByZero)
+                driver.advance(by: .zero)
+                watch.endDriving()
+            }
             stopped.signal()
         }
+        thread.name = "conformance-driver"
         thread.start()
         defer {
             stop.store(true, ordering: .releasing)
-            stopped.wait()
+            // A driver stuck inside advance never signals: the check's deadline gives the verdict, and this thread
+            // stays behind with it rather than block the check's thread a second time.
+            while stopped.wait(timeout: .now() + .milliseconds(100)) == .timedOut && !watch.isAbandoned {}
         }
         return try body()
     }

@@ -37,15 +37,18 @@ public enum ConformanceReport {
 
     // MARK: CSV
 
-    public static let csvHeader = ["rule", "backend", "outcome", "detail", "seconds"]
+    /// `evidence`: forced, observed or mixed (``RuleEvidence``); `trials`: the observed part's trials, empty if none.
+    public static let csvHeader = ["rule", "backend", "outcome", "detail", "seconds", "evidence", "trials"]
 
     public static func csv(_ results: [RuleResult]) -> String {
         CSV.encode(
             [csvHeader]
                 + results.map { result in
-                    [
+                    let evidence = RuleEvidence.of(result.ruleID)
+                    return [
                         result.ruleID, result.backendName, result.outcome.label, result.outcome.detail,
-                        String(format: "%.3f", result.seconds),
+                        String(format: "%.3f", result.seconds), evidence?.kind ?? "",
+                        evidence?.trials.map(String.init) ?? "",
                     ]
                 })
     }
@@ -62,8 +65,9 @@ public enum ConformanceReport {
         out +=
             "\(ISO8601DateFormatter().string(from: provenance.date)). Do not edit by hand; run the command again.\n\n"
         out +=
-            "## Rules\n\nEach rule's statement; why it matters and what it catches are in [`Docs/Rules.md`](../Docs/Rules.md).\n"
-        out += ruleList(rules, explained: false) + families.map { ruleList($0, explained: false) }.joined()
+            "## Rules\n\nEach rule's statement; why it matters and what it catches are in [`Docs/Rules.md`](../Docs/Rules.md).\n\n"
+        out +=
+            evidenceNote + ruleList(rules, explained: false) + families.map { ruleList($0, explained: false) }.joined()
         out += "\n## Matrix\n\n"
         out +=
             "pass: the check ran and held · **FAIL**: it did not · declared: the backend says it does not keep the rule "
@@ -109,8 +113,8 @@ public enum ConformanceReport {
         return out
     }
 
-    /// The rules by family: each statement and the traits it needs, and with `explained` why it matters and what it
-    /// catches. The one text of the rules, for CONFORMANCE.md and Docs/Rules.md.
+    /// The rules by family: each statement, the traits it needs and whether a pass is forced or observed (with its
+    /// trials), and with `explained` why it matters and what it catches. The one text of the rules, for CONFORMANCE.md and Docs/Rules.md.
     public static func ruleList(_ rules: [ConformanceRule] = ConformanceRules.all, explained: Bool) -> String {
         var out = ""
         for family in RuleFamily.allCases {
@@ -118,9 +122,7 @@ public enum ConformanceReport {
             guard !members.isEmpty else { continue }
             out += "\n### \(family.rawValue): \(family.title)\n\n"
             for rule in members {
-                var needs = rule.requires.isEmpty ? "every backend" : "needs \(rule.requires)"
-                if !rule.excludes.isEmpty { needs += "; not on \(rule.excludes)" }
-                out += "- **\(rule.id)** \(rule.statement) _(\(needs))_\n"
+                out += "- **\(rule.id)** \(rule.statement) _(\(rule.applicability))_ · \(rule.evidence.summary)\n"
                 if explained { out += "  - Why: \(rule.why)\n  - Catches: \(rule.catches)\n" }
             }
         }
@@ -131,9 +133,22 @@ public enum ConformanceReport {
     public static func rulesPage(_ rules: [ConformanceRule] = ConformanceRules.all, command: String) -> String {
         "# Conformance rules\n\nGenerated from the rule definitions in `Sources/SchedulerConformance` by `\(command)`; "
             + "do not edit. How to run them on your own scheduler: [`Conformance.md`](Conformance.md); the matrix of the built-in "
-            + "backends: [`Results/CONFORMANCE.md`](../Results/CONFORMANCE.md).\n" + ruleList(rules, explained: true)
+            + "backends: [`Results/CONFORMANCE.md`](../Results/CONFORMANCE.md).\n\n" + evidenceNote
+            + ruleList(rules, explained: true)
             + SubjectFamily.all.map { ruleList($0, explained: true) }.joined()
     }
+
+    /// What each rule's mark means, for the rule lists.
+    static let evidenceNote = """
+        Each rule says how far its pass can be trusted. **Forced**: the check constructs the condition it looks for, so \
+        a scheduler with that defect fails it every run (each has a negative control that fails 20 of 20). \
+        **Observed**: the defect shows only when a race goes its way; the rule names its trials, and a pass says \
+        \"observed: 0 of N … went wrong; a defect that shows in more than 1 in N/3 would have failed this with 95 % \
+        probability\". **Mixed**: a forced part and an observed one. Observed counts scaled by \
+        `SCHEDULERKIT_CONFORMANCE_SCALE` are given at scale 1. Every check has a deadline (90 s; 180 s for S1, S4, C2, \
+        R2, R3, T6 and E1): one that does not finish fails as not finished (`Docs/Conformance.md`).
+
+        """
 
     static func markdownEscaped(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")

@@ -32,6 +32,8 @@ public enum RuleFamily: String, CaseIterable, Sendable {
 public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
     public let id: String
     public let family: RuleFamily
+    /// Whether a pass is forced or observed, and over how many trials (``RuleEvidence``).
+    public let evidence: RuleEvidence
     /// One sentence: what a conforming scheduler guarantees.
     public let statement: String
     /// Why users need the promise.
@@ -42,26 +44,49 @@ public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
     public let requires: SchedulerTraits
     /// The rule does not apply to backends with any of these traits (e.g. real-time rules on virtual time).
     public let excludes: SchedulerTraits
+    /// The rule applies only to backends with at least one of these traits (empty: no such condition). The E rules
+    /// need work that runs later, which an asynchronous scheduler and a virtual-time one each give in its own way.
+    public let requiresOneOf: SchedulerTraits
+    /// How long the check may take before the rule fails as not finished (``RuleDeadline``), before scaling.
+    public let deadline: Duration
     /// Throws ``RuleFailure`` when the promise is broken; returns a note for the report (measurements), or "".
     let check: @Sendable (ConformanceContext) throws -> String
 
     public init(
-        id: String, family: RuleFamily, statement: String, why: String, catches: String,
-        requires: SchedulerTraits = [], excludes: SchedulerTraits = [],
+        id: String, family: RuleFamily, evidence: RuleEvidence = .forced, statement: String, why: String,
+        catches: String,
+        requires: SchedulerTraits = [], excludes: SchedulerTraits = [], requiresOneOf: SchedulerTraits = [],
+        deadline: Duration = RuleDeadline.standard,
         check: @escaping @Sendable (ConformanceContext) throws -> String
     ) {
         self.id = id
         self.family = family
+        self.evidence = evidence
         self.statement = statement
         self.why = why
         self.catches = catches
         self.requires = requires
         self.excludes = excludes
+        self.requiresOneOf = requiresOneOf
+        self.deadline = deadline
         self.check = check
     }
 
+    /// Whether a backend with `traits` can hold what the check needs. A rule that cannot apply is n/a, never failed:
+    /// a check must not fail a scheduler for lacking what the rule did not ask for.
     public func applies(to traits: SchedulerTraits) -> Bool {
         traits.isSuperset(of: requires) && traits.isDisjoint(with: excludes)
+            && (requiresOneOf.isEmpty || !traits.isDisjoint(with: requiresOneOf))
+    }
+
+    /// The traits the rule needs, in words: "needs serial, timed; not on virtual-time", or "every backend".
+    public var applicability: String {
+        var needs = requires.isEmpty ? [] : ["needs \(requires)"]
+        if !requiresOneOf.isEmpty {
+            needs.append("needs one of \(requiresOneOf.description.replacingOccurrences(of: ", ", with: " or "))")
+        }
+        if !excludes.isEmpty { needs.append("not on \(excludes)") }
+        return needs.isEmpty ? "every backend" : needs.joined(separator: "; ")
     }
 
     public var description: String { id }

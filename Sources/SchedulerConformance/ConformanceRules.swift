@@ -1,7 +1,7 @@
 /// Every rule of the kit, in report order (`Docs/Rules.md` lists them).
 public enum ConformanceRules {
     public static let all: [ConformanceRule] =
-        SerialRules.all + CancellationRules.all + CurrentSchedulerRules.all + RecursionRules.all
+        SerialRules.all + CancellationRules.all + CurrentSchedulerRules.all + InlinePathRules.all + RecursionRules.all
         + TimeRules.all + VirtualTimeRules.all + LifecycleRules.all + ExecutorRules.all + ParallelismRules.all
 
     public static func rule(_ id: String) -> ConformanceRule? { all.first { $0.id == id } }

@@ -4,6 +4,11 @@ import Synchronization
 
 /// K: the current scheduler (`Schedulers.current`).
 enum CurrentSchedulerRules {
+    /// K2's rounds.
+    static let leakRounds = 10_000
+    /// K4's create-use-destroy cycles.
+    static let addressCycles = 100
+
     static let all: [ConformanceRule] = [insideEveryTask, noLeak, nesting, noABA]
 
     static let insideEveryTask = ConformanceRule(
@@ -55,6 +60,9 @@ enum CurrentSchedulerRules {
 
     static let noLeak = ConformanceRule(
         id: "K2", family: .currentScheduler,
+        evidence: .observed(
+            trials: leakRounds,
+            trial: "rounds of two schedulers and a raw Dispatch block that might see a leaked current scheduler"),
         statement:
             "The current scheduler never leaks: after a task, its thread reads nil again, so another scheduler's task or a raw Dispatch block on the same threads sees the right value.",
         why:
@@ -64,7 +72,7 @@ enum CurrentSchedulerRules {
     ) { context in
         let a = context.makeScheduler()
         let b = context.makeScheduler()
-        let rounds = 10_000
+        let rounds = leakRounds
         let wrong = Shared<[String]>([])
         let done = Counter()
         @Sendable func expect(_ label: String, _ scheduler: (any Scheduler)?) {
@@ -145,13 +153,14 @@ enum CurrentSchedulerRules {
 
     static let noABA = ConformanceRule(
         id: "K4", family: .currentScheduler,
+        evidence: .observed(trials: addressCycles, trial: "scheduler lifetimes whose address might be reused"),
         statement:
             "Over 100 create/destroy cycles, a task never sees an earlier (possibly freed) scheduler as current, even at a reused address.",
         why: "An identity check against a freed scheduler whose address was reused would report a false \"current\".",
         catches: "SwiftNIO's testInEventLoopABAProblem guards the same for inEventLoop.",
         requires: .setsCurrent
     ) { context in
-        let cycles = 100
+        let cycles = addressCycles
         let wrong = Shared<[Int]>([])
         for cycle in 0..<cycles {
             let scheduler = context.makeScheduler()

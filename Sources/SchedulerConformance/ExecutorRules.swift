@@ -7,19 +7,25 @@ import SchedulerKit
 /// their preference, so no check needs the global cooperative pool (which the test runner's own threads may be
 /// blocking).
 enum ExecutorRules {
+    /// E3's jobs, enqueued from one thread.
+    static let enqueuedJobs = 1_000
+
     static let all: [ConformanceRule] = [exclusion, isolation, fifoPerEnqueuer, released]
 
-    /// Serial schedulers that set themselves current and run work later qualify; the trampoline does not.
-    static let requirements: SchedulerTraits = [.serial, .setsCurrent]
+    /// The rules apply exactly where ``SchedulerExecutor/accepts(_:)`` does: serial schedulers that set themselves
+    /// current and run work later (asynchronous, or virtual time); the trampoline, which runs nested work on the
+    /// caller's stack, never.
+    static let requirements = SchedulerExecutor.requiredTraits
+    static let requiredOneOf = SchedulerExecutor.runsLaterTraits
     static let exclusions: SchedulerTraits = [.trampoline]
 
-    /// A fresh scheduler of the backend that can back an executor (rule selection is by all-of traits, so the
-    /// "asynchronous or virtual time" part of ``SchedulerExecutor/accepts(_:)`` is checked here, not by a trap).
+    /// A fresh scheduler of the backend. Its traits are the backend's, which the rule's gate accepted; a scheduler
+    /// whose own traits say otherwise misstates them (T7's business), and fails here rather than trap.
     static func makeExecutorScheduler(_ context: ConformanceContext) throws -> any Scheduler {
         let scheduler = context.makeScheduler()
         guard SchedulerExecutor.accepts(scheduler.traits) else {
             throw RuleFailure(
-                "\(scheduler.name) claims serial and sets-current but neither runs work later nor has virtual time, so it cannot back an executor"
+                "\(scheduler.name)'s own traits [\(scheduler.traits)] differ from its backend's [\(context.backend.traits)]: they cannot back an executor"
             )
         }
         return scheduler
@@ -27,12 +33,15 @@ enum ExecutorRules {
 
     static let exclusion = ConformanceRule(
         id: "E1", family: .executor,
+        evidence: .mixed(
+            forced: "the scheduler current in every job", trials: 3_000,
+            trial: "jobs of 4 tasks and calls into one actor that might overlap"),
         statement:
             "Jobs on the executor (an actor's, and those of tasks that prefer it) never run two at a time, and each runs with Schedulers.current set to the scheduler.",
         why:
             "An actor's isolation rests on its executor running one job at a time; on a scheduler's executor the job also needs the scheduler current.",
         catches: "A SerialExecutor over a scheduler that is not serial.",
-        requires: requirements, excludes: exclusions
+        requires: requirements, excludes: exclusions, requiresOneOf: requiredOneOf, deadline: RuleDeadline.long
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
         let probe = ProbeActor(on: scheduler)
@@ -81,7 +90,7 @@ enum ExecutorRules {
         why:
             "assumeIsolated and preconditionIsolated must hold exactly where the executor runs jobs, or isolation checks pass where they should fail.",
         catches: "An executor whose isolation check accepts any thread.",
-        requires: requirements, excludes: exclusions
+        requires: requirements, excludes: exclusions, requiresOneOf: requiredOneOf
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
         let executor = SchedulerExecutor(scheduler)
@@ -109,15 +118,16 @@ enum ExecutorRules {
 
     static let fifoPerEnqueuer = ConformanceRule(
         id: "E3", family: .executor,
+        evidence: .observed(trials: enqueuedJobs, trial: "jobs enqueued from one thread that might run out of order"),
         statement: "Jobs enqueued on the executor from one thread run in the order they were enqueued.",
         why: "Jobs enqueued from one thread, an actor's calls from one task, must run in the order they were enqueued.",
         catches: "An executor that enqueues through a concurrent queue.",
-        requires: requirements, excludes: exclusions
+        requires: requirements, excludes: exclusions, requiresOneOf: requiredOneOf
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
         let executor = SchedulerTaskExecutor(scheduler)
         let order = Shared<[Int]>([])
-        let jobs = 1_000
+        let jobs = enqueuedJobs
         try context.whileDriven(scheduler) {
             for index in 0..<jobs {
                 Task(executorPreference: executor) { order.append(index) }
@@ -138,7 +148,7 @@ enum ExecutorRules {
         statement: "The executor, and the scheduler it holds, are released once the last actor using it is.",
         why: "Actors come and go; their executors must not outlive them.",
         catches: "A scheduler retained by its own executor (a cycle).",
-        requires: requirements, excludes: exclusions
+        requires: requirements, excludes: exclusions, requiresOneOf: requiredOneOf
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
         weak var weakExecutor: SchedulerExecutor?

@@ -42,16 +42,21 @@ public struct IsolatedRun: Sendable {
     /// Every rule's result, in the order the rules were given.
     public var results: [RuleResult] { order.compactMap { settled[$0] } }
 
-    /// How a child ended when it did not exit normally: killed by `signal`, or exited with a non-zero `status`.
+    /// How a child ended when it did not exit normally: killed by `signal`, exited with a non-zero `status`, or
+    /// stopped by the parent after `seconds` without a result (a check stuck outside the kit's own deadline, e.g. in
+    /// a crash handler that never returns).
     public enum Crash: Sendable, Equatable {
         case signal(Int32)
         case exitStatus(Int32)
+        case stopped(afterSeconds: Int)
 
         var description: String {
             switch self {
             case .signal(let number):
                 "crashed with signal \(number)\(Self.signalNames[number].map { " (\($0))" } ?? "")"
             case .exitStatus(let status): "the process exited with status \(status)"
+            case .stopped(let seconds):
+                "did not finish in \(seconds) s: the check process gave no result and was stopped"
             }
         }
 
@@ -61,47 +66,94 @@ public struct IsolatedRun: Sendable {
         ]
     }
 
-    /// Takes what a child printed and how it ended (`crash` nil: it exited normally).
-    public mutating func absorb(output: String, crash: Crash?) {
+    /// Takes what a child printed and how it ended (`crash` nil: it exited normally). `diagnostics` is what it wrote
+    /// to standard error: the runtime's message (`Fatal error: …`) and the first frames of the crashed thread from
+    /// it join the failure's detail.
+    public mutating func absorb(output: String, crash: Crash?, diagnostics: String = "") {
         for line in output.split(separator: "\n") {
             guard let result = Self.result(from: line), result.backendName == backend.name else { continue }
             settled[result.ruleID] = result
         }
         remaining.removeAll { settled[$0.id] != nil }
         guard let first = remaining.first else { return }
+        let seen = Self.crashSummary(diagnostics)
         let detail =
-            crash.map { "\($0.description) while checking this rule; the other rules ran in a new process" }
-            ?? "the check process ended without a result for this rule"
+            (crash.map { "\($0.description) while checking this rule; the other rules ran in a new process" }
+                ?? "the check process ended without a result for this rule") + (seen.isEmpty ? "" : ": \(seen)")
         settled[first.id] = RuleResult(
             ruleID: first.id, backendName: backend.name, outcome: .failed(detail: detail), seconds: 0)
         remaining.removeFirst()
     }
 
+    /// The runtime's last message and the first frames of the crashed thread, from a child's standard error, in one
+    /// line (empty if there are none, e.g. under a sanitizer or with the backtracer off).
+    static func crashSummary(_ diagnostics: String) -> String {
+        let lines = diagnostics.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        var parts: [String] = []
+        if let fatal = lines.last(where: { $0.contains("Fatal error") || $0.contains("Precondition failed") }) {
+            parts.append(fatal)
+        }
+        if let crashed = lines.lastIndex(where: { $0.hasSuffix("crashed:") }) {
+            let frames = lines[(crashed + 1)...].filter { $0.first?.isNumber == true }.prefix(Self.framesShown)
+            if !frames.isEmpty { parts.append("first frames: " + frames.joined(separator: " | ")) }
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    /// How many of the crashed thread's frames a failure shows.
+    public static let framesShown = 4
+
     // MARK: The child's side
 
     static let linePrefix = "conformance-result\t"
 
-    /// The line a child prints for one finished rule.
+    /// The line a child prints for one finished rule: plain text a person can read, tab-separated (rule, backend,
+    /// outcome, seconds, detail), with tabs, newlines and backslashes in the detail written as `\t`, `\n`, `\\`.
     public static func line(for result: RuleResult) -> String {
-        let fields = [result.ruleID, result.backendName, result.outcome.label, result.outcome.detail]
-            .map { Data($0.utf8).base64EncodedString() }
-        return linePrefix + (fields + [String(result.seconds)]).joined(separator: "\t")
+        linePrefix
+            + [
+                result.ruleID, result.backendName, result.outcome.label, String(result.seconds),
+                escaped(result.outcome.detail),
+            ]
+            .joined(separator: "\t")
     }
 
     static func result(from line: Substring) -> RuleResult? {
         guard line.hasPrefix(linePrefix) else { return nil }
-        let fields = line.dropFirst(linePrefix.count).split(separator: "\t", omittingEmptySubsequences: false)
-        guard fields.count == 5, let seconds = Double(fields[4]) else { return nil }
-        let text = fields.prefix(4).map { Data(base64Encoded: String($0)).map { String(decoding: $0, as: UTF8.self) } }
-        guard let id = text[0], let name = text[1], let label = text[2], let detail = text[3] else { return nil }
+        let fields = line.dropFirst(linePrefix.count).split(
+            separator: "\t", maxSplits: 4, omittingEmptySubsequences: false)
+        guard fields.count == 5, let seconds = Double(fields[3]) else { return nil }
+        let (id, name, detail) = (String(fields[0]), String(fields[1]), unescaped(fields[4]))
         let outcome: RuleOutcome
-        switch label {
+        switch fields[2] {
         case "passed": outcome = .passed(note: detail)
         case "failed": outcome = .failed(detail: detail)
         case "declared": outcome = .declared(reason: detail)
-        default: outcome = .notApplicable
+        case "n/a": outcome = .notApplicable
+        default: return nil
         }
         return RuleResult(ruleID: id, backendName: name, outcome: outcome, seconds: seconds)
+    }
+
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    static func unescaped(_ text: Substring) -> String {
+        var out = ""
+        var escaping = false
+        for character in text {
+            if escaping {
+                out.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
     }
 
     /// In the child: runs `ruleIDs` on `backend` in order, printing (and flushing) a line after each, so the parent
@@ -112,61 +164,5 @@ public struct IsolatedRun: Sendable {
             let result = backend.evaluate(rule)
             FileHandle.standardOutput.write(Data((line(for: result) + "\n").utf8))
         }
-    }
-}
-
-extension IsolatedRun {
-    /// Every rule on every backend, each backend's checks in child processes of `executable` started with
-    /// `arguments(backendName, ruleIDs)`; the child must call ``runInChild(backend:ruleIDs:)``. The child's standard
-    /// error passes through. `progress(result, done, total)` follows each result as the child prints it.
-    public static func runAll(
-        rules: [ConformanceRule], backends: [ConformanceBackend], executable: String,
-        arguments: (_ backend: String, _ ruleIDs: [String]) -> [String],
-        progress: (RuleResult, Int, Int) -> Void = { _, _, _ in }
-    ) throws -> [RuleResult] {
-        let total = rules.count * backends.count
-        var done = 0
-        var results: [RuleResult] = []
-        for backend in backends {
-            var run = IsolatedRun(backend: backend, rules: rules)
-            var reported = Set<String>()
-            func report(_ all: [RuleResult]) {
-                for result in all where reported.insert(result.ruleID).inserted {
-                    done += 1
-                    progress(result, done, total)
-                }
-            }
-            report(run.results)  // declared and not-applicable rules, settled without a child
-            while let ids = run.nextRules {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = arguments(backend.name, ids)
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                try process.run()
-                var output = ""
-                var buffer = Data()
-                while true {
-                    let chunk = pipe.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    buffer.append(chunk)
-                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                        let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                        buffer.removeSubrange(buffer.startIndex...newline)
-                        output += line + "\n"
-                        if let result = Self.result(from: Substring(line)) { report([result]) }
-                    }
-                }
-                process.waitUntilExit()
-                let crash: Crash? =
-                    process.terminationReason == .uncaughtSignal
-                    ? .signal(process.terminationStatus)
-                    : process.terminationStatus == 0 ? nil : .exitStatus(process.terminationStatus)
-                run.absorb(output: output, crash: crash)
-                report(run.results)
-            }
-            results += run.results
-        }
-        return results
     }
 }

@@ -10,6 +10,13 @@ import ToolSupport
 /// a recursive step or a repeating tick that waits for the next one to start (P4) catches an overlap the moment it
 /// is possible. Waits end after a generous timeout, after which the promise is believed.
 enum ParallelismRules {
+    /// P2's flood, from 4 threads.
+    static let excessFlood = 20_000
+    /// P3's tasks, from 4 threads.
+    static let consumedTasks = 4 * ConformanceScale.scaled(25_000)
+    /// P5's races of cancel against start beside busy streams.
+    static let racesBeside = ConformanceScale.scaled(20_000)
+
     static let all: [ConformanceRule] = [widthReached, widthNeverExceeded, exactlyOnce, oneStepAtATime, truthfulBeside]
 
     static func makeConcurrentScheduler(_ context: ConformanceContext) throws -> any ConcurrentScheduler {
@@ -59,6 +66,9 @@ enum ParallelismRules {
 
     static let widthNeverExceeded = ConformanceRule(
         id: "P2", family: .parallelism,
+        evidence: .mixed(
+            forced: "width + 1 tasks that wait for one another", trials: excessFlood,
+            trial: "task starts from 4 threads that might exceed the width"),
         statement:
             "The declared width is never exceeded: width + 1 tasks that wait for one another never run all at once, and 20 000 short tasks from 4 threads never have more than width in flight.",
         why:
@@ -82,7 +92,7 @@ enum ParallelismRules {
         }
         try context.waitUntil("\(width + 1) waiting tasks", on: scheduler) { ended.value == width + 1 }
         let forced = most.load(ordering: .relaxed)
-        let perProducer = 5_000
+        let perProducer = excessFlood / 4
         Producers.run(4) { _ in
             for _ in 0..<perProducer {
                 scheduler.schedule {
@@ -104,6 +114,7 @@ enum ParallelismRules {
 
     static let exactlyOnce = ConformanceRule(
         id: "P3", family: .parallelism,
+        evidence: .observed(trials: consumedTasks, trial: "tasks that racing workers might lose or run twice"),
         statement:
             "Under 4 producers (more than there are cores) nothing is lost or run twice: 100 000 tasks each run exactly once.",
         why:
@@ -113,7 +124,7 @@ enum ParallelismRules {
     ) { context in
         let scheduler = try makeConcurrentScheduler(context)
         let producers = 4
-        let perProducer = ConformanceScale.scaled(25_000)
+        let perProducer = consumedTasks / producers
         let total = producers * perProducer
         let runs = Shared([UInt8](repeating: 0, count: total))
         let ran = Counter()
@@ -185,6 +196,7 @@ enum ParallelismRules {
 
     static let truthfulBeside = ConformanceRule(
         id: "P5", family: .parallelism,
+        evidence: .observed(trials: racesBeside, trial: "races of cancel against start beside busy streams"),
         statement:
             "cancel() stays truthful while other tasks run alongside: 20 000 schedule-then-cancel races beside width − 1 streams of busy tasks, and a task ran exactly when its cancel() returned false.",
         why:
@@ -214,7 +226,7 @@ enum ParallelismRules {
             _ = poll(upTo: .seconds(30)) { streamsEnded.value == busy }
         }
         let note = try CancellationRules.raceCancels(
-            context, scheduler, kind: "task", count: ConformanceScale.scaled(20_000)
+            context, scheduler, kind: "task", count: racesBeside
         ) {
             scheduler.schedule($0)
         }

@@ -67,7 +67,8 @@ enum RecursionRules {
         statement:
             "Self-rescheduling never grows the stack: 100 000 steps (1 000 000 inline or on virtual time) complete at a flat stack depth.",
         why: "Recursive streams (repeat, retry, paging) reschedule themselves millions of times.",
-        catches: "ReactiveCocoa#1296 (the immediate scheduler recursed on the stack instead of flattening)."
+        catches: "ReactiveCocoa#1296 (the immediate scheduler recursed on the stack instead of flattening).",
+        deadline: RuleDeadline.long
     ) { context in
         let steps = deepCount(context.backend.traits)
         let probe = try recurse(context, steps: steps)
@@ -79,7 +80,8 @@ enum RecursionRules {
         statement:
             "Recursion keeps bounded bookkeeping: after 1 000 000 steps, its captures are released and resident memory stays flat (under 32 MiB over the last 900 000).",
         why: "Bookkeeping that grows with every step leaks for as long as the recursion lives.",
-        catches: "ReactiveCocoa#272 (unbounded recursion leaked through a growing compound disposable)."
+        catches: "ReactiveCocoa#272 (unbounded recursion leaked through a growing compound disposable).",
+        deadline: RuleDeadline.long
     ) { context in
         let steps = ConformanceScale.scaled(1_000_000)
         let captures = LiveCount()

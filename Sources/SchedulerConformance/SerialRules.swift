@@ -30,19 +30,25 @@ enum SerialRules {
         try context.waitUntil("all \(grouped(total)) tasks", on: scheduler) { ran.value == total }
     }
 
+    /// S3's ping-pongs between two threads.
+    static let causalRounds = 10_000
+
     static let all: [ConformanceRule] = [
         exclusion, fifoPerProducer, causalFIFO, happensBefore, asynchrony, fairSharing, scope,
     ]
 
     static let exclusion = ConformanceRule(
         id: "S1", family: .serial,
+        evidence: .mixed(
+            forced: "2 rounds in which a running task waits for the next one to start", trials: total,
+            trial: "tasks from 4 threads that might overlap"),
         statement:
             "Two tasks of one scheduler never run at the same time, whichever threads submitted them: a task that waits (300 ms at most) for a second one to start sees it start only after it returned (2 rounds), and 100 000 tasks from 4 threads never overlap.",
         why:
             "A stream's operators keep their state without locks; two of its events delivered at once corrupt it. That is why RAC made every scheduler serial.",
         catches:
             "ReactiveCocoa#136 (concurrent schedulers raced event delivery); a \"serial\" scheduler that is really a concurrent queue (negative control).",
-        requires: .serial
+        requires: .serial, deadline: RuleDeadline.long
     ) { context in
         let scheduler = context.makeScheduler()
         // Forced: a first task waits until a second one, submitted once the first has started, starts too (overlap
@@ -88,6 +94,7 @@ enum SerialRules {
 
     static let fifoPerProducer = ConformanceRule(
         id: "S2", family: .serial,
+        evidence: .observed(trials: total, trial: "tasks from 4 threads that might run out of their thread's order"),
         statement:
             "Tasks submitted by one thread run in the order that thread submitted them, also while other threads submit.",
         why: "The events of one stream must arrive in the order they were sent.",
@@ -115,6 +122,7 @@ enum SerialRules {
 
     static let causalFIFO = ConformanceRule(
         id: "S3", family: .serial,
+        evidence: .observed(trials: causalRounds, trial: "cross-thread pairs whose second might overtake the first"),
         statement: "If schedule(a) returned before another thread called schedule(b), a runs before b.",
         why:
             "Code hands work across threads and expects the order it caused: a value sent after another must not be delivered before it.",
@@ -122,7 +130,7 @@ enum SerialRules {
         requires: .serial
     ) { context in
         let scheduler = context.makeScheduler()
-        let rounds = 10_000
+        let rounds = causalRounds
         let order = Shared<[Int]>([])
         order.update { $0.reserveCapacity(rounds * 2) }
         let turns = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
@@ -149,13 +157,14 @@ enum SerialRules {
 
     static let happensBefore = ConformanceRule(
         id: "S4", family: .serial,
+        evidence: .observed(trials: total, trial: "unsynchronised increments from 4 threads that might be lost"),
         statement:
             "Each task sees every write made before it was scheduled and by the tasks before it, with no lock of its own: a plain counter bumped by 100 000 tasks from 4 threads comes out exact.",
         why:
             "The tasks of one serial scheduler own the state they touch and must need no lock of their own: that takes a happens-before edge from schedule to task and from task to task.",
         catches:
             "No peer's suite checks it; a lock-free queue missing a release or an acquire shows here and under ThreadSanitizer.",
-        requires: .serial
+        requires: .serial, deadline: RuleDeadline.long
     ) { context in
         let scheduler = context.makeScheduler()
         let state = PlainCounter()

@@ -11,6 +11,9 @@ enum TimeRules {
 
     static let neverEarly = ConformanceRule(
         id: "T1", family: .time,
+        evidence: .mixed(
+            forced: "earliness beyond the wake-up latency, seen on almost every task", trials: 2_000,
+            trial: "delayed tasks that might start slightly early"),
         statement:
             "Delayed work never starts before its deadline on the scheduler's own clock (2 000 tasks due within 20 ms).",
         why: "A timeout or a debounce that fires early gives a wrong answer, not a slow one.",
@@ -45,14 +48,27 @@ enum TimeRules {
 
     static let monotonic = ConformanceRule(
         id: "T2", family: .time,
+        evidence: .mixed(
+            forced: "now on CLOCK_MONOTONIC's scale and pace, and a virtual now that stands still", trials: 100_000,
+            trial: "reads of now on 4 threads that might go backwards"),
         statement:
-            "The scheduler's clock is monotonic, never the wall clock: now never goes backwards on any thread, a real clock keeps pace with CLOCK_MONOTONIC, and a virtual one stands still until driven.",
+            "The scheduler's clock is monotonic, never the wall clock: now never goes backwards on any thread, a real clock reads CLOCK_MONOTONIC (within 1 s) and keeps pace with it, and a virtual one stands still until driven.",
         why:
             "Wall-clock deadlines jump when NTP or a person sets the clock; delays must be measured on a monotonic clock.",
-        catches: "RAC and ReactiveSwift schedule delayed work on the wall clock (dispatch_walltime).",
+        catches:
+            "RAC and ReactiveSwift schedule delayed work on the wall clock (dispatch_walltime) and read now from Date(). Forced: a real clock's now must lie on CLOCK_MONOTONIC's scale, which the wall clock (seconds since 1970) never does; a scheduler whose now is monotonic but which hands its deadlines to a wall-clock timer shows only when the machine's clock is set, which the kit cannot do, and passes.",
         requires: .timed
     ) { context in
         let scheduler = try context.makeTimedScheduler()
+        if !context.backend.traits.contains(.virtualTime) {
+            // SchedulerTime's real clock is CLOCK_MONOTONIC; 1 s of slack admits CLOCK_BOOTTIME on a machine that has
+            // not been suspended, and nothing near the wall clock, which is decades away.
+            let (before, reading, after) = (SchedulerTime.monotonicNow(), scheduler.now, SchedulerTime.monotonicNow())
+            try require(
+                reading >= before - .seconds(1) && reading <= after + .seconds(1),
+                "now read \(reading.nanoseconds / 1_000_000_000) s while CLOCK_MONOTONIC read \(before.nanoseconds / 1_000_000_000) s: it is not on the monotonic clock (the wall clock counts from 1970)"
+            )
+        }
         let backwards = Shared<[String]>([])
         Producers.run(4) { thread in
             var previous = scheduler.now
@@ -144,7 +160,8 @@ enum TimeRules {
         why:
             "A busy scheduler must still fire due timers, and a timer far in the future must not hold plain work back.",
         catches: "SwiftNIO's testNonStarvation and testImmediateTasksDontGetStuck guard the same.",
-        requires: .timed, excludes: .virtualTime
+        // Asynchronous: the check's chain re-enqueues itself, which an inline scheduler would run on the stack.
+        requires: [.timed, .asynchronous], excludes: .virtualTime
     ) { context in
         let scheduler = try context.makeTimedScheduler()
         let timerFired = Atomic<Bool>(false)
@@ -186,7 +203,7 @@ enum TimeRules {
             "Periodic work (animation frames, polling) must keep its rate: no drift, no overlapping ticks, no burst after a stall.",
         catches:
             "OpenCombine's OperationQueue scheduler re-arms after each action and drifts; SwiftNIO's repeated tasks are fixed-delay (declared).",
-        requires: [.repeating, .fixedRate], excludes: .virtualTime
+        requires: [.timed, .repeating, .fixedRate], excludes: .virtualTime, deadline: RuleDeadline.long
     ) { context in
         let scheduler = try context.makeTimedScheduler()
         let interval: Int64 = 20_000_000

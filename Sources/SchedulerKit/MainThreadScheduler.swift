@@ -32,7 +32,7 @@ public final class MainThreadScheduler: Scheduler {
     private init() { _ = Self.mainQueueKey }
 
     /// The promises it keeps (see ``SchedulerTraits``).
-    public static let traits: SchedulerTraits = [.serial, .setsCurrent, .sharedThreads]
+    public static let traits: SchedulerTraits = [.serial, .setsCurrent, .sharedThreads, .inlineOnMainQueue]
 
     public var traits: SchedulerTraits { Self.traits }
 

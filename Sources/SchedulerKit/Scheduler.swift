@@ -90,11 +90,18 @@ public struct SchedulerTraits: OptionSet, Sendable, Hashable, CustomStringConver
     /// Runs up to ``ConcurrentScheduler/width`` of its tasks at the same time (and reaches that width when that
     /// many are ready); never two steps of one `scheduleRecursive` or two ticks of one repeating task at once.
     public static let concurrent = SchedulerTraits(rawValue: 1 << 10)
+    /// Runs work inline, on the caller's stack, when a scheduler is current, and on a scheduler of its own (later,
+    /// on another thread) when none is (RAC's `subscriptionScheduler`: ``SubscriptionScheduler``).
+    public static let inlineUnderCurrent = SchedulerTraits(rawValue: 1 << 11)
+    /// Runs work inline when called on the main queue with none of its own work queued or running, and queues it on
+    /// the main queue otherwise (RxSwift's `MainScheduler`: ``MainThreadScheduler``).
+    public static let inlineOnMainQueue = SchedulerTraits(rawValue: 1 << 12)
 
     static let names: [(SchedulerTraits, String)] = [
         (.serial, "serial"), (.asynchronous, "asynchronous"), (.trampoline, "trampoline"), (.timed, "timed"),
         (.repeating, "repeating"), (.fixedRate, "fixed-rate"), (.virtualTime, "virtual-time"), (.shutdown, "shutdown"),
         (.setsCurrent, "sets-current"), (.sharedThreads, "shared-threads"), (.concurrent, "concurrent"),
+        (.inlineUnderCurrent, "inline-under-current"), (.inlineOnMainQueue, "inline-on-main-queue"),
     ]
 
     public var description: String {

@@ -31,8 +31,13 @@ public final class SchedulerExecutor: SerialExecutor {
     /// (asynchronous, or virtual time driven by a test). The one definition the initialiser, the E rules and the
     /// bench's actor workloads use.
     public static func accepts(_ traits: SchedulerTraits) -> Bool {
-        traits.isSuperset(of: [.serial, .setsCurrent]) && !traits.isDisjoint(with: [.asynchronous, .virtualTime])
+        traits.isSuperset(of: requiredTraits) && !traits.isDisjoint(with: runsLaterTraits)
     }
+
+    /// What every scheduler behind an executor has: one job at a time, and itself current while it runs.
+    public static let requiredTraits: SchedulerTraits = [.serial, .setsCurrent]
+    /// One of these is needed too: each makes the job run later than the `enqueue` that submitted it.
+    public static let runsLaterTraits: SchedulerTraits = [.asynchronous, .virtualTime]
 
     public init(_ scheduler: any Scheduler) {
         self.scheduler = Self.accepted(scheduler, by: "SchedulerExecutor(_:)")

@@ -10,7 +10,7 @@ public final class SubscriptionScheduler: Scheduler {
     public let background: DispatchQueueScheduler
 
     /// The promises every scheduler of this type keeps (see ``SchedulerTraits``).
-    public static let traits: SchedulerTraits = []
+    public static let traits: SchedulerTraits = [.inlineUnderCurrent]
 
     public var traits: SchedulerTraits { Self.traits }
 

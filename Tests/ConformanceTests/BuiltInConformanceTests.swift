@@ -1,4 +1,5 @@
 import SchedulerConformance
+import SchedulerKit
 import Testing
 
 extension Conformance {
@@ -27,6 +28,27 @@ extension Conformance {
             }
         }
 
+        /// A rule applies only where what its check needs can exist: the E rules need a scheduler that can back an
+        /// executor (``SchedulerExecutor/accepts(_:)``), so a serial, current-setting scheduler that runs work inline
+        /// when already on its thread is n/a there, not failed, and needs no declaration.
+        @Test("The executor rules apply exactly where an executor can be built")
+        func executorRulesFollowTheExecutorsOwnTest() {
+            let executorRules = ConformanceRules.all.filter { $0.family == .executor }
+            #expect(executorRules.map(\.id) == ["E1", "E2", "E3", "E4"])
+            for bits in 0..<(1 << 13) {
+                let traits = SchedulerTraits(rawValue: UInt32(bits))
+                for rule in executorRules {
+                    #expect(
+                        rule.applies(to: traits)
+                            == (SchedulerExecutor.accepts(traits) && !traits.contains(.trampoline)),
+                        "\(rule.id) on [\(traits)]")
+                }
+            }
+            for rule in executorRules {
+                #expect(ConformanceBackend.mainThread.evaluate(rule).outcome == .notApplicable, "\(rule.id)")
+            }
+        }
+
         @Test("Rule ids are unique and every family has rules")
         func ruleIDs() {
             let ids = ConformanceRules.all.map(\.id)
@@ -43,48 +65,51 @@ extension Conformance {
             let skipped = ConformanceRules.all.filter { backend.outcomeWithoutRunning($0) == .notApplicable }.map(\.id)
             let expected: [String: [String]] = [
                 "ImmediateScheduler": [
-                    "S5", "S6", "S7", "C6", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6",
-                    "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "P1", "P2", "P3", "P4",
-                    "P5",
+                    "S5", "S6", "S7", "C6", "K5", "K6", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4",
+                    "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "P1", "P2",
+                    "P3", "P4", "P5",
                 ],
                 "SubscriptionScheduler": [
-                    "S1", "S2", "S3", "S4", "S5", "S6", "S7", "C1", "C4", "C6", "K1", "K2", "K3", "K4", "R1", "R4",
-                    "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1",
-                    "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "P1", "P2", "P3", "P4", "P5",
+                    "S1", "S2", "S3", "S4", "S5", "S6", "S7", "C1", "C4", "C6", "K1", "K2", "K3", "K4", "K6", "R1",
+                    "R4", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9",
+                    "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "P1", "P2", "P3", "P4", "P5",
                 ],
                 "DispatchQueueScheduler": [
-                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "P1",
-                    "P2", "P3", "P4", "P5",
+                    "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
+                    "L6", "P1", "P2", "P3", "P4", "P5",
                 ],
                 "ThreadPoolScheduler": [
-                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "P1", "P2", "P3", "P4", "P5",
+                    "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "P1", "P2", "P3", "P4",
+                    "P5",
                 ],
                 "OperationQueueScheduler": [
-                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "P1",
-                    "P2", "P3", "P4", "P5",
+                    "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
+                    "L6", "P1", "P2", "P3", "P4", "P5",
                 ],
                 "TestScheduler": [
-                    "S5", "S6", "S7", "R1", "T5", "T6", "L1", "L2", "L3", "L4", "L6", "P1", "P2", "P3", "P4", "P5",
+                    "S5", "S6", "S7", "K5", "K6", "R1", "T5", "T6", "L1", "L2", "L3", "L4", "L6", "P1", "P2", "P3",
+                    "P4", "P5",
                 ],
                 "MainThreadScheduler": [
-                    "S5", "S6", "S7", "C6", "R1", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5",
-                    "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "P1", "P2", "P3", "P4", "P5",
+                    "S5", "S6", "S7", "C6", "K5", "R1", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4",
+                    "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "P1", "P2",
+                    "P3", "P4", "P5",
                 ],
                 "ConcurrentDispatchQueueScheduler": [
-                    "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "R1", "R4", "T3", "T4", "V1", "V2", "V3", "V4",
-                    "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4",
+                    "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "K5", "K6", "R1", "R4", "T3", "T4", "V1", "V2",
+                    "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4",
                 ],
                 "ThreadPoolConcurrentScheduler": [
-                    "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "R1", "R4", "T3", "T4", "V1", "V2", "V3", "V4",
-                    "V5", "V6", "V7", "V8", "V9", "E1", "E2", "E3", "E4",
+                    "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "K5", "K6", "R1", "R4", "T3", "T4", "V1", "V2",
+                    "V3", "V4", "V5", "V6", "V7", "V8", "V9", "E1", "E2", "E3", "E4",
                 ],
                 "OperationQueueScheduler (width 2)": [
-                    "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "R1", "R4", "T3", "T4", "V1", "V2", "V3", "V4",
-                    "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4",
+                    "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "K5", "K6", "R1", "R4", "T3", "T4", "V1", "V2",
+                    "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4",
                 ],
                 "OperationQueueScheduler (caller's queue)": [
-                    "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "P1",
-                    "P2", "P3", "P4", "P5",
+                    "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
+                    "L6", "P1", "P2", "P3", "P4", "P5",
                 ],
             ]
             #expect(skipped == expected[name], "\(name): not applicable \(skipped)")

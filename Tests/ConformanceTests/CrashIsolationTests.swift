@@ -9,6 +9,46 @@ extension Conformance {
         /// C6, K1 and T6 use repeating work, on which the control traps; S2, S3 and T4 do not.
         static let ruleIDs = ["S2", "S3", "C6", "K1", "T4", "T6"]
 
+        @Test("A child's lines are text a person can read, and any detail survives them")
+        func childLinesAreReadableText() {
+            let detail = "two\tcolumns, a back\\slash,\nand a second line"
+            let result = RuleResult(
+                ruleID: "C2", backendName: "My Scheduler", outcome: .failed(detail: detail), seconds: 0.25)
+            let line = IsolatedRun.line(for: result)
+            #expect(
+                line
+                    == "conformance-result\tC2\tMy Scheduler\tfailed\t0.25\ttwo\\tcolumns, a back\\\\slash,\\nand a second line"
+            )
+            var run = IsolatedRun(backend: TrappingScheduler.backend, rules: [ConformanceRules.rule("C2")!])
+            let own = RuleResult(
+                ruleID: "C2", backendName: TrappingScheduler.backend.name, outcome: .failed(detail: detail),
+                seconds: 0.25)
+            run.absorb(output: IsolatedRun.line(for: own) + "\n", crash: nil)
+            #expect(run.results.first?.outcome == .failed(detail: detail))
+        }
+
+        @Test("A crash's detail carries the runtime's message and the crashed thread's first frames")
+        func crashDetailHasTheFrames() {
+            let diagnostics = """
+                Fatal error: advance(to:) went backwards
+                *** Program crashed: Illegal instruction at 0x0000 ***
+                Thread 3 "conformance-check-V5" crashed:
+
+                0      0x0001 MyClock.advance(to:) + 12 in Tests at /x/MyClock.swift:40:9
+                1 [ra] 0x0002 closure #1 in V5 + 80 in Tests at /x/VirtualTimeRules.swift:160:19
+                2 [ra] 0x0003 RuleDeadline.run + 10 in Tests
+                3 [ra] 0x0004 Thread.main + 1 in Foundation
+                4 [ra] 0x0005 start_thread + 2 in libc.so.6
+                """
+            var run = IsolatedRun(backend: TrappingScheduler.backend, rules: [ConformanceRules.rule("C6")!])
+            run.absorb(output: "", crash: .signal(4), diagnostics: diagnostics)
+            let detail = run.results.first?.outcome.detail ?? ""
+            #expect(detail.hasPrefix("crashed with signal 4 (SIGILL"), "\(detail)")
+            #expect(detail.contains("Fatal error: advance(to:) went backwards"), "\(detail)")
+            #expect(detail.contains("MyClock.advance(to:)") && detail.contains("Thread.main"), "\(detail)")
+            #expect(!detail.contains("start_thread"), "only the first \(IsolatedRun.framesShown) frames: \(detail)")
+        }
+
         @Test("A trap fails the rule it happened in, with the signal; the other rules and backends still report")
         func trapIsARuleFailure() async throws {
             let rules = Self.ruleIDs.compactMap(ConformanceRules.rule)

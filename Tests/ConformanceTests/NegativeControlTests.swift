@@ -65,6 +65,22 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             },
             family: .virtualTime, mustFail: ["V4"], mayFail: []),
         NegativeControl(
+            backend: ConformanceBackend(name: "Control: advance goes back", pendingWorkOnRelease: .dropped) {
+                TieReversingVirtualClock(reversesTies: false, advancesBackwards: true)
+            },
+            family: .virtualTime, mustFail: ["V5"], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: wall-clock time") { WallClockScheduler() },
+            family: .time, mustFail: ["T2"], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: subscription always hops") {
+                AlwaysHoppingSubscriptionScheduler()
+            },
+            family: .currentScheduler, mustFail: ["K5"], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: main always queues") { AlwaysQueueingMainScheduler() },
+            family: .currentScheduler, mustFail: ["K6"], mayFail: []),
+        NegativeControl(
             backend: ConformanceBackend(name: "Control: concurrent executor") { ConcurrentExecutorScheduler() },
             // Jobs enqueued from one thread start in order but may finish out of order (E3): caught only by a race.
             family: .executor, mustFail: ["E1"], mayFail: ["E3"]),

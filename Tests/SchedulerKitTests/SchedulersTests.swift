@@ -35,7 +35,7 @@ import Testing
                 [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]
             ),
             (TestScheduler(), [.serial, .timed, .repeating, .fixedRate, .virtualTime, .setsCurrent]),
-            (Schedulers.subscription, []),
+            (Schedulers.subscription, [.inlineUnderCurrent]),
         ]
         for (scheduler, traits) in expected {
             #expect(scheduler.traits == traits, "\(scheduler.name): \(scheduler.traits)")

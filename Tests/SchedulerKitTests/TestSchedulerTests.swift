@@ -116,11 +116,14 @@ import Testing
         #expect(ran.value == 1_000)
     }
 
-    @Test func theClockNeverGoesBackwards() async {
-        await #expect(processExitsWith: .failure) {
-            let scheduler = TestScheduler(now: .zero + .seconds(10))
-            scheduler.advance(to: .zero + .seconds(1))
-        }
+    /// A target already past runs what is due now and leaves the clock where it is (rule V5).
+    @Test func theClockNeverGoesBackwards() {
+        let scheduler = TestScheduler(now: .zero + .seconds(10))
+        let ranAt = Shared<SchedulerTime?>(nil)
+        scheduler.schedule(at: .zero + .seconds(3)) { ranAt.set(scheduler.now) }
+        scheduler.advance(to: .zero + .seconds(1))
+        #expect(scheduler.now == .zero + .seconds(10))
+        #expect(ranAt.value == .zero + .seconds(10), "work due in the past runs at the current now")
     }
 
     @Test func drivingFromInsideAnActionIsAPreconditionFailure() async {

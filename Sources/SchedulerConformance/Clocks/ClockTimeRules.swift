@@ -6,6 +6,9 @@ import SchedulerKit
 enum ClockTimeRules {
     static let neverEarly = ClockRule(
         id: "CL1",
+        evidence: .mixed(
+            forced: "on a virtual clock, a sleeper due 1 ns after every advance step", trials: 200,
+            trial: "sleepers on a real clock that might wake slightly early"),
         statement:
             "A sleep never ends before its deadline on the clock's own now: 200 sleepers due within 20 ms (on a virtual clock: within 1 s, advanced in uneven steps, with a sleeper due 1 ns after every step).",
         why:
@@ -89,6 +92,7 @@ enum ClockTimeRules {
 
     static let monotonicNow = ClockRule(
         id: "CL3",
+        evidence: .observed(trials: 80_000, trial: "reads of now on 4 threads that might go backwards"),
         statement:
             "now never goes backwards: 4 threads each read it 20 000 times (on a virtual clock, while it is advanced in 1 µs steps), and every thread's readings never decrease.",
         why:

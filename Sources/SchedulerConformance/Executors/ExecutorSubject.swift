@@ -38,11 +38,12 @@ public struct ExecutorSubject: Sendable, CustomStringConvertible {
         return executor.kinds
     }
 
-    /// Runs `rule` on a fresh executor, and tears it down after.
+    /// Runs `rule` on a fresh executor, and tears it down after (unless the check did not finish: then it is left
+    /// to the abandoned check).
     public func evaluate(_ rule: ExecutorRule) async -> RuleResult {
         let executor = make()
-        defer { executor.tearDown() }
-        return await rule.judge(executor, kinds: executor.kinds, subject: name, declarations: declarations)
+        return await rule.judge(
+            executor, kinds: executor.kinds, subject: name, declarations: declarations, tearDown: executor.tearDown)
     }
 }
 

@@ -33,6 +33,9 @@ public enum ExecutorSubjectRules {
 
     static let exclusion = ExecutorRule(
         id: "X1",
+        evidence: .mixed(
+            forced: "2 rounds in which a running job waits for the other actor's job to start", trials: 800,
+            trial: "actor calls from 4 tasks that might find another job inside"),
         statement:
             "Jobs of two actors that share the executor never run at the same time: a job of one waits (300 ms at most) for a job of the other to start and sees it start only after it returned (2 rounds), and 4 tasks calling both actors 200 times each never find two jobs inside.",
         why:

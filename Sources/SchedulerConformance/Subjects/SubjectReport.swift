@@ -50,7 +50,7 @@ extension ConformanceReport {
         guard !family.rules.isEmpty else { return "" }
         var out = "\n### \(family.code): \(family.title)\n\n"
         for rule in family.rules {
-            out += "- **\(rule.id)** \(rule.statement) _(\(rule.needs))_\n"
+            out += "- **\(rule.id)** \(rule.statement) _(\(rule.needs))_ · \(rule.evidence.summary)\n"
             if explained { out += "  - Why: \(rule.why)\n  - Catches: \(rule.catches)\n" }
         }
         return out

@@ -9,6 +9,8 @@ import SchedulerKit
 public struct SubjectRule<UnderTest: Sendable, Kind>: Sendable, Identifiable, CustomStringConvertible
 where Kind: Hashable & Sendable & CaseIterable & RawRepresentable, Kind.RawValue == String {
     public let id: String
+    /// Whether a pass is forced or observed, and over how many trials (``RuleEvidence``).
+    public let evidence: RuleEvidence
     /// One sentence: what a conforming subject guarantees.
     public let statement: String
     /// Why users need the promise.
@@ -21,10 +23,11 @@ where Kind: Hashable & Sendable & CaseIterable & RawRepresentable, Kind.RawValue
     let check: @Sendable (UnderTest) async throws -> String
 
     init(
-        id: String, statement: String, why: String, catches: String, kinds: Set<Kind> = Set(Kind.allCases),
-        check: @escaping @Sendable (UnderTest) async throws -> String
+        id: String, evidence: RuleEvidence = .forced, statement: String, why: String, catches: String,
+        kinds: Set<Kind> = Set(Kind.allCases), check: @escaping @Sendable (UnderTest) async throws -> String
     ) {
         self.id = id
+        self.evidence = evidence
         self.statement = statement
         self.why = why
         self.catches = catches
@@ -42,26 +45,42 @@ where Kind: Hashable & Sendable & CaseIterable & RawRepresentable, Kind.RawValue
     }
 
     /// What the reports print of the rule.
-    public var text: RuleText { RuleText(id: id, statement: statement, why: why, catches: catches, needs: needs) }
+    public var text: RuleText {
+        RuleText(id: id, statement: statement, why: why, catches: catches, needs: needs, evidence: evidence)
+    }
 
-    /// Runs the check on `underTest` unless the rule does not apply or the subject declares it; times it.
+    /// Runs the check on `underTest` unless the rule does not apply or the subject declares it; times it. The check
+    /// has ``RuleDeadline/standard`` (scaled) to finish, as a scheduler rule has: past it the rule fails as not
+    /// finished, and `tearDown` is left to the abandoned check, which may still be using the subject.
     func judge(
-        _ underTest: UnderTest, kinds subjectKinds: Set<Kind>, subject: String, declarations: [String: String]
+        _ underTest: UnderTest, kinds subjectKinds: Set<Kind>, subject: String, declarations: [String: String],
+        tearDown: @escaping @Sendable () -> Void = {}
     ) async -> RuleResult {
         let started = SchedulerTime.monotonicNow()
         func result(_ outcome: RuleOutcome) -> RuleResult {
             let seconds = Double(started.duration(to: .monotonicNow()).nanosecondsChecked()) / 1e9
             return RuleResult(ruleID: id, backendName: subject, outcome: outcome, seconds: seconds)
         }
-        guard applies(to: subjectKinds) else { return result(.notApplicable) }
-        if let reason = declarations[id] { return result(.declared(reason: reason)) }
-        do {
-            return result(.passed(note: try await check(underTest)))
-        } catch let failure as RuleFailure {
-            return result(.failed(detail: failure.detail))
-        } catch {
-            return result(.failed(detail: "threw \(error)"))
+        guard applies(to: subjectKinds) else {
+            tearDown()
+            return result(.notApplicable)
         }
+        if let reason = declarations[id] {
+            tearDown()
+            return result(.declared(reason: reason))
+        }
+        let (check, evidence) = (check, evidence)
+        return result(
+            await RuleDeadline.race(RuleDeadline.scaled(RuleDeadline.standard)) {
+                defer { tearDown() }
+                do {
+                    return .passed(note: evidence.joined(to: try await check(underTest)))
+                } catch let failure as RuleFailure {
+                    return .failed(detail: failure.detail)
+                } catch {
+                    return .failed(detail: "threw \(error)")
+                }
+            })
     }
 }
 
@@ -73,6 +92,8 @@ public struct RuleText: Sendable {
     public let catches: String
     /// Which subjects it applies to, in words.
     public let needs: String
+    /// Whether a pass is forced or observed.
+    public let evidence: RuleEvidence
 }
 
 /// Waits (polling every millisecond, on the monotonic clock) until `condition` holds; fails the check after `timeout`.

@@ -5,15 +5,18 @@ import SchedulerKit
 /// (an unstable heap, as in RAC's test scheduler and swift-composable-architecture#94). With
 /// `countsTicksThatEnd: false` it keeps ties in order and has another defect instead, the one SchedulerKit's own
 /// `TestScheduler.step()` had: a repeating tick that cancels itself is not counted as the step, so the step runs a
-/// second task.
+/// second task. With `advancesBackwards: true` (and ties in order) its one defect is RxSwift's `advanceTo`: a target
+/// in the past sets the clock back to it.
 final class TieReversingVirtualClock: VirtualTimeDriver {
     let name = "tie-reversing"
     private let reversesTies: Bool
     private let countsTicksThatEnd: Bool
+    private let advancesBackwards: Bool
 
-    init(reversesTies: Bool = true, countsTicksThatEnd: Bool = true) {
+    init(reversesTies: Bool = true, countsTicksThatEnd: Bool = true, advancesBackwards: Bool = false) {
         self.reversesTies = reversesTies
         self.countsTicksThatEnd = countsTicksThatEnd
+        self.advancesBackwards = advancesBackwards
     }
     var traits: SchedulerTraits { [.serial, .timed, .repeating, .fixedRate, .virtualTime, .setsCurrent] }
 
@@ -77,7 +80,7 @@ final class TieReversingVirtualClock: VirtualTimeDriver {
 
     func advance(to target: SchedulerTime) {
         while runNext(by: target) {}
-        state.withLock { $0.now = max($0.now, target) }
+        state.withLock { $0.now = advancesBackwards ? target : max($0.now, target) }
     }
 
     func step() -> Bool { runNext(by: .distantFuture) }

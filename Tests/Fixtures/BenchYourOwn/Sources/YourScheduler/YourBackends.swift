@@ -2,25 +2,28 @@ import SchedulerBench
 import SchedulerConformance
 import SchedulerKit
 
-// How the package describes its scheduler to the kit and to the bench: once each, used by its tests and its
-// executable alike.
+// How the package describes its scheduler: once. The kit judges that description (`evaluate`), and the bench
+// measures it (`Backend.subject`), in its tests and its executable alike.
 
 extension ConformanceBackend {
-    public static let queueScheduler = ConformanceBackend(name: "QueueScheduler") { QueueScheduler(name: "kit") }
-}
-
-extension BackendID {
-    public static let queueScheduler = BackendID(rawValue: "queue-scheduler")
+    /// Compared with raw `DispatchQueue.async`, the primitive it wraps (`wraps`).
+    public static let queueScheduler = ConformanceBackend(
+        id: "queue-scheduler", name: "QueueScheduler",
+        summary: "QueueScheduler: a private serial DispatchQueue with a truthful cancel",
+        traits: QueueScheduler.traits, wraps: "raw-dispatch"
+    ) { _ in
+        ConformanceSession(makeNamedScheduler: { QueueScheduler(name: $0) })
+    }
 }
 
 extension Backend {
-    /// Compared with raw `DispatchQueue.async`, the primitive it wraps.
-    public static let queueScheduler = Backend.custom(
-        .queueScheduler, summary: "QueueScheduler: a private serial DispatchQueue with a truthful cancel",
-        traits: QueueScheduler.traits, comparedWith: .rawDispatch
-    ) {
-        BackendInstance { QueueScheduler(name: $0) }
-    }
+    /// The bench's lane: the same description, not a second one.
+    public static let queueScheduler = Backend.subject(.queueScheduler)
+}
+
+extension BackendID {
+    /// The `backend` column of its rows, from the description's id.
+    public static let queueScheduler = Backend.queueScheduler.id
 }
 
 extension ClockSubject {

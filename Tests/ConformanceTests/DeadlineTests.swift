@@ -1,0 +1,66 @@
+import Dispatch
+import Foundation
+import SchedulerConformance
+import SchedulerKit
+import Synchronization
+import Testing
+
+extension Conformance {
+    /// A scheduler that never answers gets a verdict, not a hang.
+    @Suite struct Deadlines {
+        /// The rules a lock kept by `advance(to:)` made wait forever when tried on a shipping test scheduler.
+        static let ruleIDs = ["S1", "S2", "S3", "S4", "C2", "C3", "K2", "V8", "E3"]
+
+        /// In a child process: the threads the control leaves blocked (some of them Swift concurrency's, in E3) die
+        /// with it instead of starving the rest of the suite.
+        @Test("A check that never finishes fails as not finished, saying what the kit waited on")
+        func aHangIsAFailure() async throws {
+            let child = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                let failures = Deadlines.verdictsOnALockKeepingClock().filter { !$0.isEmpty }
+                for failure in failures { print(failure) }
+                exit(failures.isEmpty ? 0 : 1)
+            }
+            if let child, child.exitStatus != .exitCode(0) {
+                Issue.record(Comment(rawValue: String(decoding: child.standardOutputContent, as: UTF8.self)))
+            }
+        }
+
+        /// Each rule's verdict on the control, all at once (as a test runner would run them), each on a thread of its
+        /// own; one line per verdict that is not what it should be.
+        static func verdictsOnALockKeepingClock() -> [String] {
+            let backend = ConformanceBackend(name: "Control: advance keeps its lock", pendingWorkOnRelease: .dropped) {
+                LockKeepingVirtualClock()
+            }
+            let rules = ruleIDs.compactMap(ConformanceRules.rule)
+            let results = Mutex<[RuleResult]>([])
+            let group = DispatchGroup()
+            for rule in rules {
+                group.enter()
+                Thread {
+                    let result = backend.evaluate(rule, deadline: .seconds(2))
+                    results.withLock { $0.append(result) }
+                    group.leave()
+                }.start()
+            }
+            // A verdict must come; a generous bound, only so that a regression fails instead of hanging the suite.
+            guard group.wait(timeout: .now() + 120) == .success else { return ["some rule gave no verdict in 120 s"] }
+            let all = results.withLock { $0 }
+            return [all.count == ruleIDs.count ? "" : "\(all.count) verdicts for \(ruleIDs.count) rules"]
+                + all.map { result in
+                    let detail = result.outcome.detail
+                    guard result.outcome.isFailure, detail.contains("did not finish in") else {
+                        return "\(result): not a failure as not finished"
+                    }
+                    return detail.contains("inside") || detail.contains("waiting until")
+                        ? "" : "\(result): says nothing of what the kit waited on"
+                }
+        }
+
+        @Test("A correct scheduler finishes well within its deadline")
+        func aCorrectSchedulerIsNotCutShort() throws {
+            let rule = try #require(ConformanceRules.rule("S2"))
+            let result = ConformanceBackend.testScheduler.evaluate(rule, deadline: .seconds(60))
+            #expect(result.outcome.label == "passed", "\(result)")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+// swift-format-ignore-file
+// The snippets are Docs/JudgingClocksAndExecutors.md's, as written there.
+import SchedulerConformance
+import SchedulerKit
+import Testing
+
+@Suite(.disabled("compiled, not run: Docs/JudgingClocksAndExecutors.md")) struct ExecutorSnippet {
+let mine = ExecutorSubject(name: "MyExecutor", declarations: ["X2": "jobs run by priority, not in order"]) {
+    let executor = MyExecutor()
+    return ExecutorUnderTest(serial: executor, tearDown: { executor.shutdown() })   // or task: for a TaskExecutor
+}
+
+@Test(arguments: ExecutorSubjectRules.all)
+func executorKeepsTheRule(_ rule: ExecutorRule) async {
+    let result = await mine.evaluate(rule)
+    #expect(!result.outcome.isFailure, "\(result)")
+}
+}
+
+@Suite(.disabled("compiled, not run: Docs/JudgingClocksAndExecutors.md")) struct ClockSnippets {
+let uptime = ClockSubject(name: "UptimeClock", summary: "CLOCK_MONOTONIC, read directly") {
+    ClockUnderTest(UptimeClock())
+}
+
+@Test(arguments: ClockRules.all)
+func clockKeepsTheRule(_ rule: ClockRule) async {
+    let result = await uptime.evaluate(rule)          // passed, failed(detail), declared(reason) or not applicable
+    #expect(!result.outcome.isFailure, "\(result)")
+}
+
+    @Test func aVirtualClock() {
+let subject = ClockSubject(name: "SchedulerClock(TestScheduler)") {
+    let scheduler = TestScheduler()
+    return ClockUnderTest(SchedulerClock(scheduler), driver: .testScheduler(scheduler))
+}
+        _ = subject
+    }
+}
