@@ -1,0 +1,38 @@
+import SchedulerConformance
+import Testing
+
+extension Conformance {
+    /// Every rule says how far its pass can be trusted, and an observed pass says what it rules out.
+    @Suite struct Evidence {
+        @Test("Every rule is marked forced, observed or mixed; an observed part names its trials")
+        func everyRuleIsMarked() {
+            let all =
+                ConformanceRules.all.map { ($0.id, $0.evidence) } + ClockRules.all.map { ($0.id, $0.evidence) }
+                + ExecutorSubjectRules.all.map { ($0.id, $0.evidence) }
+            for (id, evidence) in all {
+                #expect(RuleEvidence.of(id) == evidence, "\(id)")
+                switch evidence {
+                case .forced: #expect(evidence.trials == nil && evidence.passNote.isEmpty, "\(id)")
+                case .observed(let trials, let trial), .mixed(_, let trials, let trial):
+                    #expect(trials >= 100 && !trial.isEmpty, "\(id): \(trials) \(trial)")
+                }
+            }
+            // The races users saw flip between runs are observed, and say so.
+            for id in ["C2", "C3", "S2", "S3", "S4"] { #expect(RuleEvidence.of(id)?.kind != "forced", "\(id)") }
+            for id in ["T2", "V5", "K5", "K6", "S5", "T4"] { #expect(RuleEvidence.of(id)?.kind != "observed", "\(id)") }
+        }
+
+        @Test("An observed pass rules out defects that show in more than about 1 in n/3 trials, at 95 %")
+        func whatAPassRulesOut() {
+            let evidence = RuleEvidence.observed(trials: 240_000, trial: "races")
+            // (1 − 1/80 114)^240 000 ≈ 0.05: the rarest rate a pass excludes with 95 % probability.
+            #expect(evidence.oneInAtLeast == 80_114)
+            #expect(
+                evidence.passNote
+                    == "observed: 0 of 240 000 races went wrong; a defect that shows in more than 1 in 80 114 would have failed this with 95 % probability"
+            )
+            #expect(RuleEvidence.forced.passNote.isEmpty && RuleEvidence.forced.oneInAtLeast == nil)
+            #expect(evidence.summary == "observed: 240 000 races")
+        }
+    }
+}
