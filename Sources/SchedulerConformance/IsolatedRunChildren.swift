@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import SchedulerKit
 
 extension IsolatedRun {
     /// Every rule on every backend, each backend's checks in child processes of `executable` started with
@@ -53,8 +53,8 @@ extension IsolatedRun {
 // reading threads touch only the mutexes, the semaphore and the group, which are Sendable.
 private final class ChildRun: @unchecked Sendable {
     private let process: Process
-    private let stdout = Mutex<(text: String, pending: Data)>(("", Data()))
-    private let stderr = Mutex<String>("")
+    private let stdout = Locked<(text: String, pending: Data)>(("", Data()))
+    private let stderr = Locked<String>("")
     private let lines = DispatchSemaphore(value: 0)
     private let closed = DispatchGroup()
 

@@ -39,7 +39,7 @@ public enum RuleDeadline {
         _ ruleID: String, deadline: Duration, watch: CheckWatch, hangs: HangRecord,
         _ check: @escaping @Sendable () -> RuleOutcome
     ) -> RuleOutcome {
-        let outcome = Mutex<RuleOutcome?>(nil)
+        let outcome = Locked<RuleOutcome?>(nil)
         let finished = DispatchSemaphore(value: 0)
         let thread = Thread {
             let result = check()
@@ -102,7 +102,7 @@ extension RuleDeadline {
 
 /// The rules of one backend that did not finish, first first: the others then get a short deadline.
 public final class HangRecord: Sendable {
-    private let rules = Mutex<[String]>([])
+    private let rules = Locked<[String]>([])
     public init() {}
     func record(_ ruleID: String) { rules.withLock { $0.append(ruleID) } }
     var first: String? { rules.withLock { $0.first } }
@@ -120,7 +120,7 @@ final class CheckWatch: Sendable {
         var lastWait: (what: String, ended: ContinuousClock.Instant)?
         var timedOut: String?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let abandoned = Atomic<Bool>(false)
     /// Since when (monotonic ns; 0: not inside) the kit's driving thread has been inside a call to the virtual-time
     /// driver, and which. Atomics, not the mutex: the driving loop sets them on every step.

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import SchedulerConformance
 import SchedulerKit
-import Synchronization
 import Testing
 
 extension Conformance {
@@ -15,13 +14,16 @@ extension Conformance {
         /// with it instead of starving the rest of the suite.
         @Test("A check that never finishes fails as not finished, saying what the kit waited on")
         func aHangIsAFailure() async throws {
-            let child = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            let child = await #expect(
+                processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+            ) {
                 let failures = Deadlines.verdictsOnALockKeepingClock().filter { !$0.isEmpty }
                 for failure in failures { print(failure) }
                 exit(failures.isEmpty ? 0 : 1)
             }
             if let child, child.exitStatus != .exitCode(0) {
-                Issue.record(Comment(rawValue: String(decoding: child.standardOutputContent, as: UTF8.self)))
+                let output = child.standardOutputContent + child.standardErrorContent
+                Issue.record(Comment(rawValue: String(decoding: output, as: UTF8.self)))
             }
         }
 
@@ -32,7 +34,7 @@ extension Conformance {
                 LockKeepingVirtualClock()
             }
             let rules = ruleIDs.compactMap(ConformanceRules.rule)
-            let results = Mutex<[RuleResult]>([])
+            let results = Locked<[RuleResult]>([])
             let group = DispatchGroup()
             for rule in rules {
                 group.enter()
