@@ -31,27 +31,12 @@ stop_spinners() {
     spinners=()
 }
 trap 'stop_spinners; rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
-
-for run in $(seq "$runs"); do
-    if [ "$mode" = busy ]; then
-        for _ in $(seq "$(nproc)"); do
-            bash -c 'while :; do :; done' &
-            spinners+=($!)
-        done
-    fi
-    command=("$bench" conformance --output "$work/$run" --rules-page "$work/rules-$run.md")
-    [ "$mode" = pinned ] && command=(taskset -c 0 "${command[@]}")
-    start=$SECONDS
-    status=0
-    "${command[@]}" >"$work/$run.log" 2>&1 || status=$?
+done_runs=0
+# The verdicts of the runs that finished, against the reference; also when stopped early (Ctrl-C, kill).
+tally() {
     stop_spinners
-    summary=$(grep '^conformance:' "$work/$run.log" | tail -1 || true)
-    # Exit 1: a failure that no backend expects by design (bench conformance prints it above its summary).
-    echo "run $run ($mode): ${summary:-no summary} (exit $status) in $((SECONDS - start)) s"
-done
-
-python3 - "$reference" "$work" "$runs" <<'EOF'
+    [ "$done_runs" -gt 0 ] || return 0
+    python3 - "$reference" "$work" "$done_runs" <<'EOF'
 import csv, os, sys
 reference, work, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def outcomes(path):
@@ -73,3 +58,26 @@ for (rule, backend), changes in sorted(differ.items()):
     print(f"- {rule} · {backend}: {len(changes)} of {runs} runs, e.g. run {changes[0][0]}: "
           f"{changes[0][1]} -> {changes[0][2]} ({changes[0][3]})")
 EOF
+}
+trap 'tally; exit 130' INT TERM
+
+for run in $(seq "$runs"); do
+    if [ "$mode" = busy ]; then
+        for _ in $(seq "$(nproc)"); do
+            bash -c 'while :; do :; done' &
+            spinners+=($!)
+        done
+    fi
+    command=("$bench" conformance --output "$work/$run" --rules-page "$work/rules-$run.md")
+    [ "$mode" = pinned ] && command=(taskset -c 0 "${command[@]}")
+    start=$SECONDS
+    status=0
+    "${command[@]}" >"$work/$run.log" 2>&1 || status=$?
+    stop_spinners
+    summary=$(grep '^conformance:' "$work/$run.log" | tail -1 || true)
+    # Exit 1: a failure that no backend expects by design (bench conformance prints it above its summary).
+    echo "run $run ($mode): ${summary:-no summary} (exit $status) in $((SECONDS - start)) s"
+    done_runs=$run
+done
+
+tally

@@ -10,7 +10,15 @@
         /// Driven by its own `advance(by:)`; settling is an advance by nothing, which lets every sleeper started so
         /// far reach its sleep (the clock yields to them) and wakes what is due now.
         public static let testClock = ClockSubject(
-            name: "swift-clocks TestClock", summary: "Point-Free's virtual clock, moved by advance(by:)"
+            name: "swift-clocks TestClock", summary: "Point-Free's virtual clock, moved by advance(by:)",
+            // Both pass on a quiet machine and fail on a busy one (Docs/Conformance.md, "The kit on a busy machine"):
+            // TestClock relies on yields to let its sleepers run, and yields starve when every CPU is busy.
+            expectedFailures: [
+                "CL2":
+                    "a sleep until now or the past that reaches the clock after the last advance waits for the next one (swift-clocks#22 and #23, fixed for sleepers that arrive in time): on a busy machine the sleeper's task arrives late",
+                "CL5":
+                    "advance(by:) yields between sleepers instead of waiting for each woken one to run: on a busy machine a woken sleeper runs after the clock has moved on and reads a later now (element-x-ios#6022 replaced TestClock for its yields on busy CI)",
+            ]
         ) {
             let clock = TestClock<Duration>()
             return ClockUnderTest(

@@ -81,6 +81,11 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(name: "Control: main always queues") { AlwaysQueueingMainScheduler() },
             family: .currentScheduler, mustFail: ["K6"], mayFail: []),
         NegativeControl(
+            backend: ConformanceBackend(name: "Control: ticks without the current scheduler") {
+                TicksWithoutCurrentScheduler()
+            },
+            family: .currentScheduler, mustFail: ["K1"], mayFail: []),
+        NegativeControl(
             backend: ConformanceBackend(name: "Control: concurrent executor") { ConcurrentExecutorScheduler() },
             // Jobs enqueued from one thread start in order but may finish out of order (E3): caught only by a race.
             family: .executor, mustFail: ["E1"], mayFail: ["E3"]),

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SchedulerKit
 
 /// CL1–CL3 and CL6: what every clock promises, real or virtual. Time is read on the clock's own `now`; bounds on
@@ -61,7 +62,7 @@ enum ClockTimeRules {
     static let pastDeadline = ClockRule(
         id: "CL2",
         statement:
-            "A sleep until now, or until a moment already past, returns without waiting: within a second on a real clock, and on a virtual clock with nobody advancing it.",
+            "A sleep until now, or until a moment already past, returns without waiting: within 10 s (a bound on a hang, not on speed) on a real clock, and on a virtual clock with nobody advancing it.",
         why:
             "Deadlines computed from earlier instants are often already due; a sleep that waits for a later tick turns them into hangs.",
         catches:
@@ -76,14 +77,17 @@ enum ClockTimeRules {
             room.sleeper(until: deadline) { _ in ended.update { $0.append(began.duration(to: .monotonicNow())) } }
         }
         await clock.driver?.settle()
-        let limit = Duration.seconds(1)
+        // 10 s, not 1: on a machine whose every CPU is busy, a sleeper's task itself may wait over a second to run
+        // (1 s failed swift-clocks' TestClock in 1 of 1 busy matrices, Docs/Conformance.md).
+        let limit = Duration.seconds(10)
         do {
             try await poll("the sleeps to return", timeout: limit) { ended.value.count == 2 }
         } catch {
+            let returned = ended.value.count
             // Release what still waits, so that the check leaves nothing behind.
             await room.advance(by: .seconds(2))
             throw RuleFailure(
-                "\(2 - ended.value.count) of 2 sleeps until now or the past did not return within \(limit)"
+                "\(2 - returned) of 2 sleeps until now or the past did not return within \(limit)"
                     + (clock.kind == .virtual ? " with nobody advancing the clock" : ""))
         }
         try require(clock.kind == .real || clock.now() == start, "settling moved a virtual clock's now")
@@ -104,8 +108,10 @@ enum ClockTimeRules {
         let reads = 20_000
         let backwards = Shared<[Duration]>([])
         let done = Counter()
-        DispatchQueue.global().async {
-            DispatchQueue.concurrentPerform(iterations: readers) { _ in
+        // The readers are threads of the kit's own, not Dispatch's: with one CPU (taskset -c 0), Dispatch gave the
+        // global queue no thread while this task drove the clock, and the check spun for ever.
+        for _ in 0..<readers {
+            Thread {
                 var last = clock.now()
                 var worst = Duration.zero
                 var steps = 0
@@ -118,12 +124,19 @@ enum ClockTimeRules {
                     last = now
                 }
                 if steps > 0 { backwards.update { $0.append(worst) } }
-            }
-            done.increment()
+                done.increment()
+            }.start()
         }
-        while done.value == 0 {
+        let started = SchedulerTime.monotonicNow()
+        let limit = Duration.seconds(60)
+        while done.value < readers {
+            if started.duration(to: .monotonicNow()) > limit {
+                throw RuleFailure(
+                    "\(readers - done.value) of \(readers) reading threads had not finished within \(readable(limit))")
+            }
             if clock.kind == .virtual {
                 await clock.driver?.advance(.microseconds(1))
+                await Task.yield()  // the driver may never suspend: let the deadline's answer through
             } else {
                 try? await Task.sleep(for: .milliseconds(1))
             }
@@ -165,7 +178,9 @@ enum ClockTimeRules {
         if clock.kind == .real { try? await Task.sleep(for: .milliseconds(20)) }  // well inside its sleep by now
         sleeping.cancel()
         await clock.driver?.settle()
-        let limit = Duration.seconds(1)
+        // 10 s, not 1: on a machine whose every CPU is busy, a sleeper's task itself may wait over a second to run
+        // (1 s failed swift-clocks' TestClock in 1 of 1 busy matrices, Docs/Conformance.md).
+        let limit = Duration.seconds(10)
         do {
             try await poll("both sleeps to end", timeout: limit) { errors.value.count + woke.value == 2 }
         } catch {
