@@ -5,9 +5,7 @@ import ToolSupport
 
 /// L: lifecycle (shutdown and release).
 enum LifecycleRules {
-    /// L1's and L6's submissions from 4 threads racing one shutdown.
-    static let shutdownRaceSubmissions = 10_000
-
+    static let shutdownRaceSubmissions = 10_000  // L1's and L6's, from 4 threads racing one shutdown
     static let all: [ConformanceRule] = [
         exactlyOnce, refusedAfterShutdown, idempotentShutdown, farTimers, releasedWithPending,
         nothingStartsAfterShutdown,
