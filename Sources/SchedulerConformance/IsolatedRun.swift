@@ -4,7 +4,7 @@ import Foundation
 /// segmentation fault) fails the rule it crashed in, and every other rule still runs.
 ///
 /// The child runs the rules it is given in order and prints one line per finished rule (``line(for:)``). The parent
-/// feeds each child's output and the way it ended to ``absorb(output:crash:)``: rules with a line are done; when the
+/// feeds each child's output and the way it ended to ``absorb(output:crash:diagnostics:)``: rules with a line are done; when the
 /// child died, the first rule without a line is the one it died in and fails with the signal; a new child then takes
 /// the rules after it (``nextRules``). Declared and not-applicable rules never need a child.
 ///

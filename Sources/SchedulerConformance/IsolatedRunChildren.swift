@@ -9,7 +9,7 @@ extension IsolatedRun {
     /// result as the child prints it.
     ///
     /// Bounded in time: a child that gives no result for a rule within that rule's deadline and a margin is killed,
-    /// and the rule fails as not finished; once a child has ended, its pipes get ``pipeGrace`` to close (a crash
+    /// and the rule fails as not finished; once a child has ended, its pipes get a short grace (two seconds) to close (a crash
     /// handler it started may hold them open) before the next child starts.
     public static func runAll(
         rules: [ConformanceRule], backends: [ConformanceBackend], executable: String,

@@ -5,9 +5,9 @@ import Synchronization
 
 /// Every check runs against a deadline, so a scheduler that never answers gets a verdict instead of a hang: the check
 /// runs on a thread of its own, and when its deadline passes the rule fails with **did not finish in N s** and what the
-/// kit's threads were waiting on (``CheckWatch``). The abandoned check is told to stop: the kit's own waits end at
-/// once, and only a thread blocked inside the scheduler stays behind, holding nothing of the next rule's (each rule
-/// has a session of its own).
+/// kit's threads were waiting on (a watch of the check's waits). The abandoned check is told to stop: the kit's own
+/// waits end at once, and only a thread blocked inside the scheduler stays behind, holding nothing of the next rule's
+/// (each rule has a session of its own).
 ///
 /// Deadlines are generous bounds on correctness, never on speed: 90 s for most rules, above the 60 s any single wait
 /// of a check allows for something to happen (the slowest of these rules takes under 2 s in a release build), and
