@@ -135,10 +135,12 @@ enum CancellationRules {
     static let idempotent = ConformanceRule(
         id: "C3", family: .cancellation,
         evidence: .mixed(
-            forced: "cancel of a running and of a finished task", trials: contestedTasks,
+            forced:
+                "cancel of a running and of a finished task; a second cancel of delayed, repeating and recursive work",
+            trials: contestedTasks,
             trial: "tasks cancelled by 8 threads at once"),
         statement:
-            "cancel() is idempotent and thread-safe: of 8 racing cancels at most one returns true, and cancelling a running or finished task returns false.",
+            "cancel() is idempotent and thread-safe: of 8 racing cancels at most one returns true, cancelling a running or finished task returns false, and so does a second cancel of delayed, repeating or recursive work.",
         why:
             "Cancels race from several owners (a timeout, a disposal, a completion), and exactly one of them may act on \"cancelled\".",
         catches: "A handle whose state is a plain flag."
@@ -185,6 +187,19 @@ enum CancellationRules {
         }
         if let index = (0..<tasks).first(where: { ranFlags[$0] && all[$0].cancel() }) {
             throw RuleFailure("cancel() returned true for a finished task (task \(grouped(index + 1)))")
+        }
+        // Every other kind of handle the API returns: a second cancel() says false.
+        var others: [(kind: String, handle: any Cancellable)] = [("recursive", scheduler.scheduleRecursive { _ in })]
+        if let timed = scheduler as? any TimedScheduler {
+            let later = timed.now.advanced(by: .seconds(3_600))
+            others.append(("delayed", timed.schedule(at: later) {}))
+            if context.backend.traits.contains(.repeating) {
+                others.append(("repeating", timed.schedule(at: later, every: .seconds(1)) {}))
+            }
+        }
+        for (kind, handle) in others {
+            handle.cancel()
+            try require(!handle.cancel(), "a second cancel() of \(kind) work returned true")
         }
         // A running task: only where the task runs off the caller's stack, so the caller can cancel meanwhile.
         guard context.backend.traits.contains(.asynchronous) || context.backend.traits.contains(.virtualTime) else {

@@ -61,7 +61,13 @@ enum InlinePathRules {
         let inside = InsideSchedule()
         let ranInline = Shared<Bool?>(nil)
         let nested = Shared<(onStack: Bool, main: Bool)?>(nil)
+        let ranAgainInline = Shared<Bool?>(nil)
         DispatchQueue.main.async {
+            // Twice in a row: the first call's work has run, so nothing is outstanding for the second either.
+            let twice = Counter()
+            for _ in 0..<2 { _ = scheduler.schedule { twice.increment() } }
+            let again = twice.value == 2
+            ranAgainInline.update { $0 = again }
             let ran = Counter()
             inside.call {
                 _ = scheduler.schedule {
@@ -83,6 +89,10 @@ enum InlinePathRules {
         try require(
             ranInline.value == true,
             "called on the main queue with nothing of its own outstanding, the work had not run when schedule returned")
+        try require(
+            ranAgainInline.value == true,
+            "called twice on the main queue, the second call's work had not run when schedule returned (the first left work outstanding)"
+        )
         try require(
             nested.value?.onStack == false, "called from inside its own task, it ran the work on that task's stack")
         try require(nested.value?.main == true, "work queued from inside its own task ran off the main queue")

@@ -9,8 +9,8 @@ extension IsolatedRun {
     /// result as the child prints it.
     ///
     /// Bounded in time: a child that gives no result for a rule within that rule's deadline and a margin is killed,
-    /// and the rule fails as not finished; once a child has ended, its pipes get a short grace (two seconds) to close (a crash
-    /// handler it started may hold them open) before the next child starts.
+    /// and the rule fails as not finished; once a child has ended, its pipes get a short grace (two seconds) to close
+    /// (a crash handler it started may hold them open) before the next child starts.
     public static func runAll(
         rules: [ConformanceRule], backends: [ConformanceBackend], executable: String,
         arguments: (_ backend: String, _ ruleIDs: [String]) -> [String],
@@ -116,25 +116,48 @@ private final class ChildRun: @unchecked Sendable {
             since = .now
         }
         var stopped: IsolatedRun.Crash?
-        while process.isRunning {
+        var end = self.end()
+        while end == nil {
             if lines.wait(timeout: .now() + .milliseconds(100)) == .success {
                 take()
-                continue
+            } else {
+                // Past the last rule the child only has to exit; it gets the margin for that.
+                let limit =
+                    (seen < rules.count ? RuleDeadline.scaled(rules[seen].deadline) : .zero) + IsolatedRun.childMargin
+                if stopped == nil, ContinuousClock.now - since > limit {
+                    stopped = .stopped(afterSeconds: Int((ContinuousClock.now - since).components.seconds))
+                    kill(process.processIdentifier, SIGKILL)
+                }
             }
-            // Past the last rule the child only has to exit; it gets the margin for that.
-            let limit =
-                (seen < rules.count ? RuleDeadline.scaled(rules[seen].deadline) : .zero) + IsolatedRun.childMargin
-            if ContinuousClock.now - since > limit {
-                stopped = .stopped(afterSeconds: Int((ContinuousClock.now - since).components.seconds))
-                kill(process.processIdentifier, SIGKILL)
-                break
-            }
+            end = self.end()
         }
-        process.waitUntilExit()
         _ = closed.wait(timeout: .now() + .nanoseconds(Int(IsolatedRun.pipeGrace.nanosecondsChecked())))
         take()
-        if let stopped { return stopped }
-        if process.terminationReason == .uncaughtSignal { return .signal(process.terminationStatus) }
-        return process.terminationStatus == 0 ? nil : .exitStatus(process.terminationStatus)
+        return stopped ?? end?.crash
+    }
+
+    /// How a child ended: nil for a normal exit.
+    private struct End { let crash: IsolatedRun.Crash? }
+
+    /// How the child ended, or nil while it runs. Read without reaping it: Foundation's `Process` on Linux learns of
+    /// the end only once a socket the child inherited closes, and whatever the child left running (the Swift
+    /// runtime's backtracer writing a long report, a process it spawned) holds that socket open, so `isRunning` and
+    /// `waitUntilExit()` would wait for those too. `waitid` with `WNOWAIT` sees the end at once and leaves the child
+    /// for Foundation to reap.
+    private func end() -> End? {
+        if !process.isRunning {
+            if process.terminationReason == .uncaughtSignal { return End(crash: .signal(process.terminationStatus)) }
+            return End(crash: process.terminationStatus == 0 ? nil : .exitStatus(process.terminationStatus))
+        }
+        let pid = process.processIdentifier
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid
+        else { return nil }
+        let status = info._sifields._sigchld.si_status
+        switch Int(info.si_code) {
+        case Int(CLD_EXITED): return End(crash: status == 0 ? nil : .exitStatus(status))
+        case Int(CLD_KILLED), Int(CLD_DUMPED): return End(crash: .signal(status))
+        default: return nil  // stopped or continued: still running
+        }
     }
 }

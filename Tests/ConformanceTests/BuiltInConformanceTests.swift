@@ -34,7 +34,7 @@ extension Conformance {
         @Test("The executor rules apply exactly where an executor can be built")
         func executorRulesFollowTheExecutorsOwnTest() {
             let executorRules = ConformanceRules.all.filter { $0.family == .executor }
-            #expect(executorRules.map(\.id) == ["E1", "E2", "E3", "E4"])
+            #expect(executorRules.map(\.id) == ["E1", "E2", "E3", "E4", "E5"])
             for bits in 0..<(1 << 13) {
                 let traits = SchedulerTraits(rawValue: UInt32(bits))
                 for rule in executorRules {
@@ -66,13 +66,14 @@ extension Conformance {
             let expected: [String: [String]] = [
                 "ImmediateScheduler": [
                     "S5", "S6", "S7", "C6", "K5", "K6", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4",
-                    "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "P1", "P2",
+                    "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "E5", "P1",
+                    "P2",
                     "P3", "P4", "P5",
                 ],
                 "SubscriptionScheduler": [
                     "S1", "S2", "S3", "S4", "S5", "S6", "S7", "C1", "C4", "C6", "K1", "K2", "K3", "K4", "K6", "R1",
                     "R4", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9",
-                    "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "P1", "P2", "P3", "P4", "P5",
+                    "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "E5", "P1", "P2", "P3", "P4", "P5",
                 ],
                 "DispatchQueueScheduler": [
                     "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
@@ -92,20 +93,23 @@ extension Conformance {
                 ],
                 "MainThreadScheduler": [
                     "S5", "S6", "S7", "C6", "K5", "R1", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4",
-                    "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "P1", "P2",
+                    "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "E5", "P1",
+                    "P2",
                     "P3", "P4", "P5",
                 ],
                 "ConcurrentDispatchQueueScheduler": [
                     "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "K5", "K6", "R1", "R4", "T3", "T4", "V1", "V2",
                     "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4",
+                    "E5",
                 ],
                 "ThreadPoolConcurrentScheduler": [
                     "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "K5", "K6", "R1", "R4", "T3", "T4", "V1", "V2",
-                    "V3", "V4", "V5", "V6", "V7", "V8", "V9", "E1", "E2", "E3", "E4",
+                    "V3", "V4", "V5", "V6", "V7", "V8", "V9", "E1", "E2", "E3", "E4", "E5",
                 ],
                 "OperationQueueScheduler (width 2)": [
                     "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "K5", "K6", "R1", "R4", "T3", "T4", "V1", "V2",
                     "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4",
+                    "E5",
                 ],
                 "OperationQueueScheduler (caller's queue)": [
                     "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",

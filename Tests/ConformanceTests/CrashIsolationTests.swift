@@ -27,6 +27,28 @@ extension Conformance {
             #expect(run.results.first?.outcome == .failed(detail: detail))
         }
 
+        /// As `bench conformance` runs its children (``IsolatedRun/runAll(rules:backends:executable:arguments:progress:)``):
+        /// a child that dies and leaves a process holding its pipes (as the runtime's backtracer does while it writes
+        /// a report) still gets its verdict at once. The leftover process is still alive when `runAll` returns, so
+        /// nothing waited for it; it is given ten minutes, far beyond any wait `runAll` allows itself.
+        @Test("A child that crashes and leaves its pipes open gets its verdict without waiting for them")
+        func aCrashWithPipesHeldOpenIsNotWaitedFor() throws {
+            let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("held-open-\(UUID()).pid")
+            defer { try? FileManager.default.removeItem(at: pidFile) }
+            let rules = ["S2", "S3"].compactMap(ConformanceRules.rule)
+            let results = try IsolatedRun.runAll(
+                rules: rules, backends: [ConformanceBackend.dispatchQueue], executable: "/bin/sh",
+                arguments: { _, _ in ["-c", "sleep 600 & echo $! >> '\(pidFile.path)'; kill -SEGV $$"] })
+            let leftovers = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").compactMap {
+                pid_t($0)
+            }
+            let stillHolding = leftovers.filter { kill($0, 0) == 0 }
+            for pid in leftovers { kill(pid, SIGKILL) }
+            #expect(leftovers.count == rules.count, "one child per rule: each died before its first result")
+            #expect(stillHolding.count == leftovers.count, "runAll waited for a process that held a child's pipes")
+            #expect(results.map(\.outcome.detail).allSatisfy { $0.contains("crashed with signal 11") })
+        }
+
         @Test("A crash's detail carries the runtime's message and the crashed thread's first frames")
         func crashDetailHasTheFrames() {
             let diagnostics = """
@@ -68,13 +90,9 @@ extension Conformance {
                         exit(1)  // every result printed: a plain failure status, so the expectation always holds
                     }
                     guard let child else { return }
-                    let crash: IsolatedRun.Crash? =
-                        switch child.exitStatus {
-                        case .signal(let number): .signal(number)
-                        case .exitCode(let code): code == 0 ? nil : .exitStatus(code)
-                        @unknown default: .exitStatus(-1)
-                        }
-                    run.absorb(output: String(decoding: child.standardOutputContent, as: UTF8.self), crash: crash)
+                    run.absorb(
+                        output: String(decoding: child.standardOutputContent, as: UTF8.self),
+                        crash: .of(child.exitStatus))
                     try #require(children <= rules.count, "more child processes than rules")
                 }
                 results += run.results
@@ -99,6 +117,18 @@ extension Conformance {
                 results, rules: rules, backends: [TrappingScheduler.backend, .dispatchQueue],
                 provenance: ReportProvenance(command: "test", commit: "test", machine: "test"))
             #expect(page.contains("crashed with signal"))
+        }
+    }
+}
+
+extension IsolatedRun.Crash {
+    /// How an exit test's child ended, as ``IsolatedRun/absorb(output:crash:diagnostics:)`` takes it: nil for a
+    /// clean exit.
+    static func of(_ status: ExitStatus) -> IsolatedRun.Crash? {
+        switch status {
+        case .signal(let number): .signal(number)
+        case .exitCode(let code): code == 0 ? nil : .exitStatus(code)
+        @unknown default: .exitStatus(-1)
         }
     }
 }

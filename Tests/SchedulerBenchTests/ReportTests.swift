@@ -129,7 +129,7 @@ func wobbly(_ value: Double) -> [Double] { [0.7, 1.3, 1.0, 0.8, 1.2, 0.9, 1.1, 1
                 "When the awaiting task itself runs on the backend (caller=backend): `threadpool` 1700 ns (11.2x less)")
         )
         #expect(text.contains("per call from the global executor (W11): `default-executor` 0.00, `threadpool` 6.00"))
-        #expect(text.contains("conformance rules E1–E4"))
+        #expect(text.contains("conformance rules E1–E5"))
     }
 
     @Test func aRunWithoutActorRowsHasNoSection() {

@@ -21,7 +21,7 @@ struct ActorFindings {
     static let semantics =
         "Whatever the cost, only a scheduler's executor runs an actor's jobs on a known thread or queue, "
         + "with `Schedulers.current` set, in one FIFO order with the scheduler's other work, and under virtual time on a `TestScheduler` "
-        + "(conformance rules E1–E4); a default actor promises none of these. Pick the scheduler when one of them is needed, and by the figures above when none is."
+        + "(conformance rules E1–E5); a default actor promises none of these. Pick the scheduler when one of them is needed, and by the figures above when none is."
 
     var hasRows: Bool { view.rows.contains { [.actorHop, .taskLifecycle, .actorPingPong].contains($0.workload) } }
 

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The kit's mutation pass (Docs/Conformance.md, "Mutation pass"): each patch in Tests/Mutants plants one plausible
+# bug in SchedulerKit; the pass builds `bench` with it, runs the conformance rules on the schedulers, clocks and
+# executors built over the file it touches, and calls it killed when a verdict that passed without the mutant fails
+# with it. Works in a worktree of HEAD under .build/mutation (the checkout is never touched).
+#   scripts/mutation-pass.sh            every mutant
+#   scripts/mutation-pass.sh 17 28      only these
+# Prints one line per mutant and a summary; writes .build/mutation/results.tsv. Slow: a build and a matrix each.
+# MUTATION_RESUME=1 keeps the results of an interrupted pass and judges only the mutants it had not reached.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=$root/.build/mutation
+tree=$work/tree
+mkdir -p "$work"
+if [ ! -d "$tree" ]; then git worktree add --detach "$tree" HEAD >/dev/null; fi
+commit=$(git rev-parse HEAD)
+git -C "$tree" checkout -q --detach "$commit"
+git -C "$tree" checkout -q -- .
+patches=()
+if [ $# -eq 0 ]; then
+    patches=("$root"/Tests/Mutants/*.patch)
+else
+    for n in "$@"; do
+        match=("$root"/Tests/Mutants/"$n"-*.patch)
+        [ -e "${match[0]}" ] || { echo "no mutant $n in Tests/Mutants; give its number, e.g. 17" >&2; exit 2; }
+        patches+=("${match[0]}")
+    done
+fi
+
+all_schedulers=(ImmediateScheduler SubscriptionScheduler DispatchQueueScheduler ThreadPoolScheduler
+    OperationQueueScheduler TestScheduler MainThreadScheduler ConcurrentDispatchQueueScheduler
+    ThreadPoolConcurrentScheduler "OperationQueueScheduler (width 2)" "OperationQueueScheduler (caller's queue)")
+kit_clocks=("SchedulerClock(Dispatch)" "SchedulerClock(ThreadPool)" "SchedulerClock(TestScheduler)")
+kit_executors=("SchedulerExecutor(Dispatch)" "SchedulerExecutor(ThreadPool)" "SchedulerTaskExecutor(ThreadPool)")
+# The subjects built over each source file, one per line: a mutant is judged on these.
+subject_lines() {
+    case "$1" in
+    ImmediateScheduler.swift) printf '%s\n' ImmediateScheduler SubscriptionScheduler ;;
+    SubscriptionScheduler.swift) printf '%s\n' SubscriptionScheduler ;;
+    MainThreadScheduler.swift) printf '%s\n' MainThreadScheduler ;;
+    DispatchQueueScheduler.swift | DispatchTimers.swift | DispatchBackedScheduler.swift | ConcurrentDispatchQueueScheduler.swift)
+        printf '%s\n' DispatchQueueScheduler ConcurrentDispatchQueueScheduler "SchedulerClock(Dispatch)" \
+            "SchedulerExecutor(Dispatch)" ;;
+    ThreadPool*.swift | ConditionLock.swift | PoolTimer.swift | WorkerThread.swift)
+        printf '%s\n' ThreadPoolScheduler ThreadPoolConcurrentScheduler "SchedulerClock(ThreadPool)" \
+            "SchedulerExecutor(ThreadPool)" "SchedulerTaskExecutor(ThreadPool)" ;;
+    TestScheduler.swift) printf '%s\n' TestScheduler "SchedulerClock(TestScheduler)" ;;
+    OperationQueueScheduler.swift)
+        printf '%s\n' OperationQueueScheduler "OperationQueueScheduler (width 2)" "OperationQueueScheduler (caller's queue)" ;;
+    SchedulerClock.swift) printf '%s\n' "${kit_clocks[@]}" ;;
+    *) printf '%s\n' "${all_schedulers[@]}" "${kit_clocks[@]}" "${kit_executors[@]}" ;;
+    esac
+}
+
+build() { swift build --package-path "$tree" --product bench >"$work/build.log" 2>&1; }
+# One matrix on the subjects of $1 (a file name) into directory $2.
+judge() {
+    local args=()
+    while IFS= read -r subject; do args+=(--backend "$subject"); done < <(subject_lines "$1")
+    (cd "$tree" && .build/debug/bench conformance "${args[@]}" --output "$2" >"$2.log" 2>&1) || true
+}
+# The cells that passed in $1 and failed in $2 (CSV files): rule·subject, one per line.
+newly_failed() {
+    python3 - "$1" "$2" <<'PY'
+import csv, sys
+def cells(path):
+    with open(path, newline="") as f:
+        return {(r["rule"], r["backend"]): r["outcome"] for r in csv.DictReader(f)}
+before, after = cells(sys.argv[1]), cells(sys.argv[2])
+for key, outcome in sorted(after.items()):
+    if outcome == "failed" and before.get(key) == "passed":
+        print(f"{key[0]}·{key[1]}")
+PY
+}
+
+echo "building the unmutated tree (baseline)…" >&2
+build || { echo "the unmutated tree does not build: see $work/build.log" >&2; exit 1; }
+results=$work/results.tsv
+[ "${MUTATION_RESUME:-}" = 1 ] || : >"$results"
+touch "$results"
+killed=0 survived=0 stillborn=0 stale=0
+for patch in "${patches[@]}"; do
+    name=$(basename "$patch" .patch)
+    if grep -q "^$name	" "$results"; then continue; fi
+    file=$(basename "$(sed -n 's|^+++ b/||p' "$patch" | head -1)")
+    # One baseline per set of subjects, kept across resumed passes of the same commit.
+    scope=$(subject_lines "$file" | cksum | cut -d' ' -f1)
+    baseline=$work/baseline-${commit:0:7}-$scope
+    [ -f "$baseline/conformance.csv" ] || judge "$file" "$baseline"
+
+    if ! git -C "$tree" apply "$patch" 2>/dev/null; then
+        stale=$((stale + 1)); printf '%s\tdoes not apply\t\n' "$name" | tee -a "$results"; continue
+    fi
+    if ! build; then
+        stillborn=$((stillborn + 1)); printf '%s\tdoes not build\t\n' "$name" | tee -a "$results"
+        git -C "$tree" checkout -q -- . && continue
+    fi
+    judge "$file" "$work/$name"
+    git -C "$tree" checkout -q -- .
+    caught=$(newly_failed "$baseline/conformance.csv" "$work/$name/conformance.csv" | paste -sd' ' -)
+    if [ -n "$caught" ]; then
+        killed=$((killed + 1)); printf '%s\tkilled\t%s\n' "$name" "$caught" | tee -a "$results"
+    else
+        survived=$((survived + 1)); printf '%s\tsurvived\t\n' "$name" | tee -a "$results"
+    fi
+done
+killed=$(grep -c '	killed	' "$results" || true)
+survived=$(grep -c '	survived	' "$results" || true)
+echo "mutation pass: $killed killed, $survived survived of $((killed + survived)) judged ($stillborn did not build, $stale did not apply in this run)"
