@@ -41,8 +41,7 @@ public final class ConcurrentDispatchQueueScheduler: DispatchBackedScheduler, Ti
         self.queue = queue
         self.width = ThreadPool.activeProcessorCount
         // unowned: the heap is the scheduler's, and pending delayed work keeps the scheduler alive.
-        let queueTask: @Sendable (ScheduledWork) -> Void = { [unowned self] in self.enqueue($0) }
-        timers = DispatchTimerHeap(queue: queue, enqueue: queueTask, fire: queueTask)
+        timers = DispatchTimerHeap(queue: queue, handOff: { [unowned self] in self.enqueue($0) })
     }
 
     @discardableResult

@@ -7,6 +7,9 @@ import Dispatch
 /// Two ways out, given by the scheduler: `enqueue` queues a task behind the scheduler's plain work (used for a task
 /// that is due already when scheduled, after the delayed tasks that came due before it, so equal deadlines stay FIFO
 /// when the timer runs late); `fire` is called on `queue` by the timer handler, for each due task in order.
+/// A scheduler whose timer handler only passes tasks on (its work runs elsewhere) gives one `handOff` for both: it is
+/// then called with the heap's lock held, so a task scheduled as due cannot be handed off between the handler's
+/// popping an earlier task and handing it off (that overtaking broke deadline order, rule T4, on a slow run).
 /// Pending delayed work keeps the owner alive (`keepAlive`); the handler holds the heap only weakly.
 final class DispatchTimerHeap: Sendable {
     private let state = Locked(State())
@@ -22,6 +25,10 @@ final class DispatchTimerHeap: Sendable {
         var keepAlive: (any Sendable & AnyObject)?
     }
 
+    /// Whether `fire` is `enqueue`, called under the lock (``init(queue:handOff:)``).
+    private let handsOffUnderLock: Bool
+
+    /// For a scheduler whose timer handler runs due work itself (`fire`), outside the lock.
     init(
         queue: DispatchQueue, enqueue: @escaping @Sendable (ScheduledWork) -> Void,
         fire: @escaping @Sendable (ScheduledWork) -> Void
@@ -29,6 +36,16 @@ final class DispatchTimerHeap: Sendable {
         self.queue = queue
         self.enqueue = enqueue
         self.fire = fire
+        self.handsOffUnderLock = false
+    }
+
+    /// For a scheduler whose timer handler only passes due work on: `handOff` must not run the work or block, because
+    /// it is called with the heap's lock held.
+    init(queue: DispatchQueue, handOff: @escaping @Sendable (ScheduledWork) -> Void) {
+        self.queue = queue
+        self.enqueue = handOff
+        self.fire = handOff
+        self.handsOffUnderLock = true
     }
 
     func schedule(_ task: ScheduledWork, at deadline: SchedulerTime, owner: any Sendable & AnyObject) {
@@ -61,19 +78,31 @@ final class DispatchTimerHeap: Sendable {
     /// On `queue`, when the timer fires: every due task in (deadline, sequence) order, then re-arms.
     private func fireDue() {
         let now = SchedulerTime.monotonicNow()
+        if handsOffUnderLock {
+            state.withLock { state in
+                while let entry = state.heap.popDue(at: now) { fire(entry.payload) }
+                Self.rearm(&state)
+            }
+            return
+        }
         while true {
             let next: ScheduledWork? = state.withLock { state in
                 if let entry = state.heap.popDue(at: now) { return entry.payload }
-                state.armedAt = state.heap.earliestDeadline ?? .distantFuture
-                if let deadline = state.heap.earliestDeadline {
-                    state.source?.timer.schedule(deadline: deadline.dispatchTime, leeway: .nanoseconds(0))
-                } else {
-                    state.keepAlive = nil
-                }
+                Self.rearm(&state)
                 return nil
             }
             guard let next else { return }
             fire(next)
+        }
+    }
+
+    /// Arms the timer at the earliest deadline left, or lets the owner go when none is.
+    private static func rearm(_ state: inout State) {
+        state.armedAt = state.heap.earliestDeadline ?? .distantFuture
+        if let deadline = state.heap.earliestDeadline {
+            state.source?.timer.schedule(deadline: deadline.dispatchTime, leeway: .nanoseconds(0))
+        } else {
+            state.keepAlive = nil
         }
     }
 

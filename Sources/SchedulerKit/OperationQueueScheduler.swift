@@ -12,10 +12,12 @@ import Synchronization
 ///   ordered by priority first, as `Operation` orders it.
 /// - Cancelling a task that has not started cancels its `Operation` too (real `Operation` cancellation), so the
 ///   queue drops it; the task's own atomic state keeps `cancel()` truthful when it races the start.
-/// - `OperationQueue` has no timers. Delayed work waits on a shared Dispatch timekeeper (a ``DispatchQueueScheduler``,
-///   so equal deadlines stay FIFO) and is added to the queue when due: never early, but it queues behind whatever is
-///   already there. Repeating work is a fixed-rate tick on the timekeeper that adds one tick operation at a time;
-///   a tick that comes due while the previous one is still queued or running is coalesced.
+/// - `OperationQueue` has no timers. Delayed work waits in the scheduler's own (deadline, sequence) heap behind one
+///   Dispatch timer, as ``DispatchQueueScheduler``'s does, and is added to the queue when due: never early, but it
+///   queues behind whatever is already there. Work scheduled at a deadline that has passed goes through the same heap,
+///   after every task of the heap that is due, so it never overtakes earlier deadlines whose timer is late. Repeating
+///   work is a fixed-rate tick on a shared Dispatch timekeeper that adds one tick operation at a time; a tick that
+///   comes due while the previous one is still queued or running is coalesced.
 /// - Operations run on Dispatch's shared worker threads, each submitted on its own, so busy queues take turns with
 ///   other work on those threads (conformance rule S6), which a serial `DispatchQueue` does not.
 public final class OperationQueueScheduler: TimedScheduler, ConcurrentScheduler {
@@ -26,8 +28,13 @@ public final class OperationQueueScheduler: TimedScheduler, ConcurrentScheduler 
     /// Given to every operation this scheduler adds.
     public let queuePriority: Operation.QueuePriority
 
-    /// Keeps time for every operation-queue scheduler.
+    /// Keeps time for the repeating work of every operation-queue scheduler.
     private static let timekeeper = DispatchQueueScheduler(name: "operation-queue-timekeeper")
+    /// Where every operation-queue scheduler's delayed-work timer fires (the handler only adds operations).
+    /// Internal: a test holds it to make a timer late.
+    static let timerQueue = DispatchQueue(label: "operation-queue-timers")
+    /// Delayed work: each entry is a relay that adds its task's operation to the queue (see `schedule(at:_:)`).
+    private let timers = DispatchTimerHeap(queue: OperationQueueScheduler.timerQueue, handOff: { relay in relay.run() })
 
     /// On a private queue that runs up to `maxConcurrentOperationCount` operations at once (1: serial).
     public convenience init(
@@ -77,12 +84,14 @@ public final class OperationQueueScheduler: TimedScheduler, ConcurrentScheduler 
 
     @discardableResult
     public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        if deadline <= now { return schedule(work) }
         let handle = OperationHandle(ScheduledWork(work))
-        handle.setTimer(
-            Self.timekeeper.schedule(at: deadline) { [self] in
-                if !handle.task.isCancelled { enqueue(handle) }
-            })
+        // The heap holds a relay, not the task: handing it off adds the task's operation, which the handle keeps so
+        // that cancelling drops the operation from the queue. Cancelling the handle cancels the relay too.
+        let relay = ScheduledWork { [self] in
+            if !handle.task.isCancelled { enqueue(handle) }
+        }
+        handle.setTimer(relay)
+        timers.schedule(relay, at: deadline, owner: self)
         return handle
     }
 
