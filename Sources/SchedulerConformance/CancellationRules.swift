@@ -62,7 +62,7 @@ enum CancellationRules {
             "A caller that learns from cancel() whether the work will run can release a resource or complete a promise exactly once; a cancel that may lie forces a second synchronisation on every caller.",
         catches:
             "Every peer's cancel is best effort; SwiftNIO runs a delayed task whose cancel already failed its future when the task was in the batch being run (seen in its source; its adapter fails C2 by design).",
-        deadline: RuleDeadline.long
+        excludes: .threadConfined, deadline: RuleDeadline.long
     ) { context in
         let scheduler = context.makeScheduler()
         var note = try raceCancels(context, scheduler, kind: "task", count: races) { scheduler.schedule($0) }
@@ -143,7 +143,8 @@ enum CancellationRules {
             "cancel() is idempotent and thread-safe: of 8 racing cancels at most one returns true, cancelling a running or finished task returns false, and so does a second cancel of delayed, repeating or recursive work.",
         why:
             "Cancels race from several owners (a timeout, a disposal, a completion), and exactly one of them may act on \"cancelled\".",
-        catches: "A handle whose state is a plain flag."
+        catches: "A handle whose state is a plain flag.",
+        excludes: .threadConfined
     ) { context in
         let scheduler = context.makeScheduler()
         let tasks = contestedTasks

@@ -68,7 +68,7 @@ enum CurrentSchedulerRules {
         why:
             "Pool threads run many schedulers' tasks and raw work in turn; a stale value makes code believe it runs on a scheduler it does not run on.",
         catches: "A thread-local set without a restore (negative control).",
-        requires: .setsCurrent
+        requires: .setsCurrent, excludes: .threadConfined
     ) { context in
         let a = context.makeScheduler()
         let b = context.makeScheduler()

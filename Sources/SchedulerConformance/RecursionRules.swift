@@ -157,7 +157,10 @@ enum RecursionRules {
         try require(
             outsideSteps.value <= atCancel + 1,
             "\(outsideSteps.value - atCancel) steps started after cancel() returned true")
-        // Rescheduling later, from another thread.
+        // Rescheduling later, from another thread: not for a scheduler confined to one thread, which forbids it.
+        if context.isThreadConfined {
+            return "rescheduling from another thread not tried: the scheduler is thread-confined"
+        }
         let asyncSteps = Counter()
         scheduler.scheduleRecursive { reschedule in
             if asyncSteps.increment() < 100 { DispatchQueue.global().async { reschedule() } }

@@ -48,7 +48,7 @@ enum SerialRules {
             "A stream's operators keep their state without locks; two of its events delivered at once corrupt it. That is why RAC made every scheduler serial.",
         catches:
             "ReactiveCocoa#136 (concurrent schedulers raced event delivery); a \"serial\" scheduler that is really a concurrent queue (negative control).",
-        requires: .serial, deadline: RuleDeadline.long
+        requires: .serial, excludes: .threadConfined, deadline: RuleDeadline.long
     ) { context in
         let scheduler = context.makeScheduler()
         // Forced: a first task waits until a second one, submitted once the first has started, starts too (overlap
@@ -100,7 +100,7 @@ enum SerialRules {
         why: "The events of one stream must arrive in the order they were sent.",
         catches:
             "OpenCombine#234 (receive(on:) with a concurrent queue let the completion overtake a value); swift-corelibs-foundation#3272 and ProcedureKit#671 (on Linux, an OperationQueue with one operation at a time is not FIFO).",
-        requires: .serial
+        requires: .serial, excludes: .threadConfined
     ) { context in
         let scheduler = context.makeScheduler()
         let lastSeen = Shared([Int](repeating: -1, count: producers))
@@ -127,7 +127,7 @@ enum SerialRules {
         why:
             "Code hands work across threads and expects the order it caused: a value sent after another must not be delivered before it.",
         catches: "A scheduler with a queue per producing thread, drained in any order.",
-        requires: .serial
+        requires: .serial, excludes: .threadConfined
     ) { context in
         let scheduler = context.makeScheduler()
         let rounds = causalRounds
@@ -164,7 +164,7 @@ enum SerialRules {
             "The tasks of one serial scheduler own the state they touch and must need no lock of their own: that takes a happens-before edge from schedule to task and from task to task.",
         catches:
             "No peer's suite checks it; a lock-free queue missing a release or an acquire shows here and under ThreadSanitizer.",
-        requires: .serial, deadline: RuleDeadline.long
+        requires: .serial, excludes: .threadConfined, deadline: RuleDeadline.long
     ) { context in
         let scheduler = context.makeScheduler()
         let state = PlainCounter()

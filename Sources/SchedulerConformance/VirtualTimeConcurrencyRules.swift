@@ -16,7 +16,7 @@ extension VirtualTimeRules {
             "Tests of concurrent code schedule from many threads while the clock advances; an action that waits for another thread must not deadlock on the scheduler's lock.",
         catches:
             "ReactiveSwift's TestScheduler.advance(to:) returns still holding its lock (seen in its source); ReactiveX/RxSwift#2609, fixed by #2610 (the virtual-time scheduler's thread check crashed under Swift Testing).",
-        requires: .virtualTime
+        requires: .virtualTime, excludes: .threadConfined
     ) { context in
         let scheduler = try makeDriver(context)
         let blocked = Counter()

@@ -96,12 +96,18 @@ public struct SchedulerTraits: OptionSet, Sendable, Hashable, CustomStringConver
     /// Runs work inline when called on the main queue with none of its own work queued or running, and queues it on
     /// the main queue otherwise (RxSwift's `MainScheduler`: ``MainThreadScheduler``).
     public static let inlineOnMainQueue = SchedulerTraits(rawValue: 1 << 12)
+    /// Must be made, called and driven from one thread only, the one that made it (RxSwift's `HistoricalScheduler`
+    /// and `VirtualTimeScheduler` assert it in debug builds). A promise it asks of its users, not one it keeps: the
+    /// conformance kit then makes, calls and drives it from the check's thread alone, and the rules that need calls
+    /// from several threads do not apply.
+    public static let threadConfined = SchedulerTraits(rawValue: 1 << 13)
 
     static let names: [(SchedulerTraits, String)] = [
         (.serial, "serial"), (.asynchronous, "asynchronous"), (.trampoline, "trampoline"), (.timed, "timed"),
         (.repeating, "repeating"), (.fixedRate, "fixed-rate"), (.virtualTime, "virtual-time"), (.shutdown, "shutdown"),
         (.setsCurrent, "sets-current"), (.sharedThreads, "shared-threads"), (.concurrent, "concurrent"),
         (.inlineUnderCurrent, "inline-under-current"), (.inlineOnMainQueue, "inline-on-main-queue"),
+        (.threadConfined, "thread-confined"),
     ]
 
     public var description: String {

@@ -83,7 +83,8 @@ struct BestEffortHandle: Cancellable {
 final class PeerVirtualTimeAdapter: VirtualTimeDriver {
     let name = "peer-virtual-time"
     private let peer = PeerVirtualTimeScheduler()
-    var traits: SchedulerTraits { [.serial, .timed, .virtualTime, .setsCurrent] }
+    static let peerTraits: SchedulerTraits = [.serial, .timed, .virtualTime, .setsCurrent]
+    var traits: SchedulerTraits { Self.peerTraits }
 
     var now: SchedulerTime { SchedulerTime(nanoseconds: Int64((peer.clock * 1e9).rounded())) }
     private func seconds(_ time: SchedulerTime) -> Double { Double(time.nanoseconds) / 1e9 }
@@ -112,6 +113,18 @@ final class PeerVirtualTimeAdapter: VirtualTimeDriver {
     func run(maxSteps: Int) -> SchedulerKit.TestScheduler.RunOutcome {
         let (ran, left) = peer.run(limit: maxSteps)
         return left == 0 ? .drained(steps: ran) : .stoppedEarly(steps: ran, pending: left)
+    }
+}
+// snippet end
+
+// snippet: a scheduler confined to one thread
+extension ConformanceBackend {
+    /// The library's test scheduler where it asserts that one thread uses it.
+    static let confinedPeer = ConformanceBackend(
+        name: "ConfinedPeer", traits: PeerVirtualTimeAdapter.peerTraits.union(.threadConfined),
+        pendingWorkOnRelease: .dropped
+    ) {
+        ConformanceSession(makeScheduler: { PeerVirtualTimeAdapter() })
     }
 }
 // snippet end
