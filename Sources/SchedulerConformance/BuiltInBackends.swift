@@ -34,8 +34,7 @@ extension ConformanceBackend {
                 "Runs work inline whenever a scheduler is current, so a recursive step rescheduled from inside a step runs on the stack (as RAC's subscriptionScheduler does).",
             "R3":
                 "Recursion from inside a step runs inline on the stack (see R2), so its bookkeeping is the stack itself.",
-        ],
-        harness: Harness(extraTraits: .asynchronous)
+        ]
     ) { _ in
         ConformanceSession(makeScheduler: { Schedulers.subscription })
     }
@@ -86,9 +85,7 @@ extension ConformanceBackend {
     public static let mainThread = ConformanceBackend(
         id: "main-thread", name: "MainThreadScheduler",
         summary: "Schedulers.mainThread: inline on the main queue when nothing of its own is queued, else queued there",
-        traits: MainThreadScheduler.traits,
-        // Not measured: the bench's main thread does not serve the main queue while it measures.
-        harness: Harness(benchmarked: false)
+        traits: MainThreadScheduler.traits
     ) { _ in
         ConformanceSession(makeScheduler: { Schedulers.mainThread })
     }
@@ -135,7 +132,7 @@ extension ConformanceBackend {
     public static let callerOwnedOperationQueue = ConformanceBackend(
         id: "operationqueue-callers-queue", name: "OperationQueueScheduler (caller's queue)",
         summary: "OperationQueueScheduler adding to a serial queue the caller owns, at high priority",
-        traits: OperationQueueScheduler.traits, harness: Harness(benchmarked: false)
+        traits: OperationQueueScheduler.traits
     ) { _ in
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1

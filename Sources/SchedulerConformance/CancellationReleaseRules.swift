@@ -30,7 +30,7 @@ extension CancellationRules {
             releasedAfter.update { $0 = took }
         }
         if let message = failure.value { throw RuleFailure(message) }
-        var note = "queued: released after \(milliseconds(releasedAfter.value ?? .zero))"
+        var note = "queued: released after \(readable(releasedAfter.value ?? .zero))"
         guard let timed = scheduler as? any TimedScheduler else { return note }
         var capture: Tracked? = captures.make()
         let handle = timed.schedule(at: timed.now + .seconds(3_600)) { [capture] in capture?.touch() }
@@ -38,8 +38,8 @@ extension CancellationRules {
         try require(handle.cancel(), "cancel() of a task due in an hour returned false")
         let elapsed = poll(upTo: .seconds(2)) { captures.live == 0 }
         try require(
-            captures.live == 0, "a cancelled task due in an hour still held its capture after \(milliseconds(elapsed))")
-        note += "; due in 1 h: released after \(milliseconds(elapsed))"
+            captures.live == 0, "a cancelled task due in an hour still held its capture after \(readable(elapsed))")
+        note += "; due in 1 h: released after \(readable(elapsed))"
         return note
     }
 

@@ -79,45 +79,15 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
     /// The catalog id of the primitive it wraps (a reference lane of the bench, e.g. `raw-dispatch`), if any: the
     /// bench reports it as a ratio to that.
     public let wraps: String?
-    /// How it is used in the bench, where that differs from what its traits promise in general.
-    public let harness: Harness
     private let openSession: @Sendable (SessionPlan) -> ConformanceSession
     /// The rules this backend did not finish in this process (their deadlines shorten the others').
     let hangs = HangRecord()
-
-    /// What a harness must know of a subject beyond its traits.
-    public struct Harness: Sendable {
-        /// Whether the bench measures it (a scheduler that needs a served main queue, or that shares a caller's
-        /// queue, is judged but not measured).
-        public var benchmarked: Bool
-        /// Its handle can stop plain work before it starts (false over a primitive without cancellation).
-        public var cancelsPlainWork: Bool
-        /// Work handed over from another thread starts without waiting for a poll (false for Combine's `RunLoop`
-        /// on Linux, which notices new work at its serving thread's next slice).
-        public var wakesPromptly: Bool
-        /// What it promises where the bench calls it (from threads with no current scheduler), added to its traits.
-        public var extraTraits: SchedulerTraits
-
-        public init(
-            benchmarked: Bool = true, cancelsPlainWork: Bool = true, wakesPromptly: Bool = true,
-            extraTraits: SchedulerTraits = []
-        ) {
-            self.benchmarked = benchmarked
-            self.cancelsPlainWork = cancelsPlainWork
-            self.wakesPromptly = wakesPromptly
-            self.extraTraits = extraTraits
-        }
-
-        public static let standard = Harness()
-        /// An adapter over a primitive whose plain work cannot be cancelled.
-        public static let cannotCancel = Harness(cancelsPlainWork: false)
-    }
 
     /// A catalog entry whose sessions follow a plan (`openSession` runs once per check, and once per bench round).
     public init(
         id: String, name: String, summary: String, traits: SchedulerTraits, wraps: String? = nil,
         declarations: [String: String] = [:], expectedFailures: [String: String] = [:],
-        pendingWorkOnRelease: PendingWorkPolicy = .runs, harness: Harness = .standard,
+        pendingWorkOnRelease: PendingWorkPolicy = .runs,
         openSession: @escaping @Sendable (SessionPlan) -> ConformanceSession
     ) {
         self.id = id
@@ -128,7 +98,6 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
         self.declarations = declarations
         self.expectedFailures = expectedFailures
         self.pendingWorkOnRelease = pendingWorkOnRelease
-        self.harness = harness
         self.openSession = openSession
     }
 
@@ -141,8 +110,7 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
     ) {
         self.init(
             id: name, name: name, summary: name, traits: traits, declarations: declarations,
-            expectedFailures: expectedFailures, pendingWorkOnRelease: pendingWorkOnRelease,
-            harness: Harness(benchmarked: false)
+            expectedFailures: expectedFailures, pendingWorkOnRelease: pendingWorkOnRelease
         ) { _ in openSession() }
     }
 
@@ -164,11 +132,9 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
 
     public var description: String { name }
 
-    /// Declared first (a declaration is never hidden), then not-applicable by traits, else the check runs.
+    /// Declared first (a declaration is never hidden), then not-applicable by traits, else (nil) the check runs.
     public func outcomeWithoutRunning(_ rule: ConformanceRule) -> RuleOutcome? {
-        if let reason = declarations[rule.id] { return .declared(reason: reason) }
-        if !rule.applies(to: traits) { return .notApplicable }
-        return nil
+        RuleJudgement.settled(declaration: declarations[rule.id], applies: rule.applies(to: traits))
     }
 
     /// Runs `rule` on a fresh session of this backend (or reports why it does not run), within the rule's deadline
@@ -185,18 +151,10 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
                 let session = openSession(.conformance)
                 defer { session.tearDown() }
                 let context = ConformanceContext(backend: self, session: session, watch: watch)
-                do {
-                    return .passed(note: rule.evidence.joined(to: try rule.check(context)))
-                } catch let failure as RuleFailure {
-                    return .failed(detail: failure.detail)
-                } catch {
-                    return .failed(detail: "check threw \(error)")
-                }
+                return RuleJudgement.outcome(evidence: rule.evidence) { try rule.check(context) }
             }
         }
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return RuleResult(ruleID: rule.id, backendName: name, outcome: outcome, seconds: seconds)
+        return RuleJudgement.result(rule.id, on: name, outcome, since: started)
     }
 }
 

@@ -69,7 +69,7 @@ public final class ConformanceContext: Sendable {
             } else {
                 if ContinuousClock.now - started > timeout {
                     watch.waitTimedOut(what())
-                    throw RuleFailure("\(what()) did not happen within \(milliseconds(timeout))")
+                    throw RuleFailure("\(what()) did not happen within \(readable(timeout))")
                 }
                 sleepBriefly()
             }
@@ -265,6 +265,8 @@ extension ConformanceContext {
 }
 
 /// Polls `condition` in real time, without driving any scheduler, for at most `timeout`; returns how long it took.
+/// For a blocking check (scheduler rules); an `async` check (clock and executor rules) polls with
+/// `poll(_:timeout:_:)`, which sleeps as a task instead of blocking a thread of the cooperative pool.
 @discardableResult
 func poll(upTo timeout: Duration, until condition: () -> Bool) -> Duration {
     let start = ContinuousClock.now

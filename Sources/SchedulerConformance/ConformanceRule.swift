@@ -191,8 +191,11 @@ func grouped(_ value: Int) -> String {
     return value < 0 ? "-" + out : out
 }
 
-/// Milliseconds with two decimals, for notes and failure details.
-func milliseconds(_ duration: Duration) -> String {
-    let ms = Double(duration.nanosecondsChecked()) / 1e6
-    return String(format: "%.2f ms", ms)
+/// Seconds, milliseconds or microseconds with up to two decimals: the one format of a duration in every rule's notes
+/// and failure details (scheduler, clock and executor rules alike).
+func readable(_ duration: Duration) -> String {
+    let ns = Double(duration.nanosecondsChecked())
+    if abs(ns) >= 1e9 { return "\((ns / 1e7).rounded() / 100) s" }
+    if abs(ns) >= 1e6 { return "\((ns / 1e4).rounded() / 100) ms" }
+    return "\((ns / 10).rounded() / 100) µs"
 }

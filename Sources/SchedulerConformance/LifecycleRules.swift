@@ -27,7 +27,7 @@ enum LifecycleRules {
             scheduler.shutdown()
             done.signal()
         }.start()
-        try require(wait(done, timeout: timeout), "shutdown() did not return within \(milliseconds(timeout))")
+        try require(wait(done, timeout: timeout), "shutdown() did not return within \(readable(timeout))")
         return ContinuousClock.now - started
     }
 
@@ -149,7 +149,7 @@ enum LifecycleRules {
         try require(scheduler.isShutDown, "isShutDown is false after shutdown() from a task")
         let again = try shutDown(scheduler)
         let thrice = try shutDown(scheduler)
-        return "repeat calls took \(milliseconds(again)) and \(milliseconds(thrice))"
+        return "repeat calls took \(readable(again)) and \(readable(thrice))"
     }
 
     static let farTimers = ConformanceRule(
@@ -178,13 +178,13 @@ enum LifecycleRules {
             }
             took = try shutDown(scheduler)
         }
-        try require(took < .seconds(5), "shutdown() with timers due in an hour took \(milliseconds(took))")
+        try require(took < .seconds(5), "shutdown() with timers due in an hour took \(readable(took))")
         poll(upTo: .seconds(2)) { captures.live == 0 && released.isNil }
         try require(
             captures.live == 0, "\(captures.live) of the far timers' captures were still alive 2 s after shutdown")
         try require(
             released.isNil, "the scheduler was still alive 2 s after shutdown and its last reference was dropped")
-        return "shutdown took \(milliseconds(took))"
+        return "shutdown took \(readable(took))"
     }
 
     static let releasedWithPending = ConformanceRule(

@@ -58,7 +58,7 @@ enum ParallelismRules {
             try context.waitUntil("round \(round): \(width) tasks", on: scheduler) { ended.value == width }
             try require(
                 metAll.value == width,
-                "round \(round): of \(width) tasks that wait for each other only \(metAll.value) saw all \(width) started within \(milliseconds(rendezvousTimeout)) (the most at once: \(arrived.value) by the end)"
+                "round \(round): of \(width) tasks that wait for each other only \(metAll.value) saw all \(width) started within \(readable(rendezvousTimeout)) (the most at once: \(arrived.value) by the end)"
             )
         }
         return "width \(width) reached in 3 of 3 rounds"

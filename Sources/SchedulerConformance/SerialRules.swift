@@ -244,7 +244,7 @@ enum SerialRules {
             ran.load(ordering: .acquiring),
             "a task on another scheduler did not start within 2 s while \(busyCount) schedulers kept re-enqueueing 20 µs tasks (\(grouped(steps.value)) of them ran)"
         )
-        return "started after \(milliseconds(took)) beside \(busyCount) busy schedulers"
+        return "started after \(readable(took)) beside \(busyCount) busy schedulers"
     }
 
     static let scope = ConformanceRule(

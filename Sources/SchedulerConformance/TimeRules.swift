@@ -37,13 +37,13 @@ enum TimeRules {
         let early = sorted.filter { $0 < 0 }
         try require(
             early.isEmpty,
-            "\(grouped(early.count)) of \(grouped(count)) tasks started early, the earliest \(milliseconds(.nanoseconds(-sorted[0]))) before its deadline"
+            "\(grouped(early.count)) of \(grouped(count)) tasks started early, the earliest \(readable(.nanoseconds(-sorted[0]))) before its deadline"
         )
         let nanoseconds = sorted.map(Double.init)
         let (p50, p99) = (Int64(quantile(sorted: nanoseconds, 0.5)), Int64(quantile(sorted: nanoseconds, 0.99)))
         let soft = p99 > 50_000_000 ? " (p99 above 50 ms: a loaded machine or a slow timer)" : ""
-        return "lateness p50 \(milliseconds(.nanoseconds(p50))), p99 \(milliseconds(.nanoseconds(p99))), "
-            + "max \(milliseconds(.nanoseconds(sorted.last ?? 0)))\(soft)"
+        return "lateness p50 \(readable(.nanoseconds(p50))), p99 \(readable(.nanoseconds(p99))), "
+            + "max \(readable(.nanoseconds(sorted.last ?? 0)))\(soft)"
     }
 
     static let monotonic = ConformanceRule(
@@ -91,12 +91,12 @@ enum TimeRules {
         let monotonicElapsed = SchedulerTime.monotonicNow() - monotonicBefore
         let elapsed = second - first
         if context.backend.traits.contains(.virtualTime) {
-            try require(elapsed == .zero, "virtual now moved by \(milliseconds(elapsed)) while nobody drove it")
+            try require(elapsed == .zero, "virtual now moved by \(readable(elapsed)) while nobody drove it")
             return ""
         }
         try require(
             elapsed >= .milliseconds(20) && elapsed <= monotonicElapsed,
-            "over a 20 ms sleep now moved by \(milliseconds(elapsed)) while CLOCK_MONOTONIC moved by \(milliseconds(monotonicElapsed))"
+            "over a 20 ms sleep now moved by \(readable(elapsed)) while CLOCK_MONOTONIC moved by \(readable(monotonicElapsed))"
         )
         return ""
     }
@@ -164,7 +164,7 @@ enum TimeRules {
             ran.value == 1
         }
         for handle in far { handle.cancel() }
-        return note + "; plain work beside 1 000 far timers ran after \(milliseconds(took))"
+        return note + "; plain work beside 1 000 far timers ran after \(readable(took))"
     }
 
     static let fixedRate = ConformanceRule(
@@ -207,7 +207,7 @@ enum TimeRules {
         try require(overlaps.value == 0, "\(overlaps.value) ticks started while the previous tick was running")
         if let early = offsets.indices.first(where: { offsets[$0] < Int64($0) * interval }) {
             throw RuleFailure(
-                "tick \(early + 1) started \(milliseconds(.nanoseconds(Int64(early) * interval - offsets[early]))) before its slot"
+                "tick \(early + 1) started \(readable(.nanoseconds(Int64(early) * interval - offsets[early]))) before its slot"
             )
         }
         let end = longTickEnd.value
@@ -222,9 +222,9 @@ enum TimeRules {
         let medianPhase = Int64(quantile(sorted: phases.map(Double.init), 0.5))
         try require(
             medianPhase <= interval * 4 / 10,
-            "median tick phase is \(milliseconds(.nanoseconds(medianPhase))) into the 20 ms interval: ticks drift off the fixed-rate grid"
+            "median tick phase is \(readable(.nanoseconds(medianPhase))) into the 20 ms interval: ticks drift off the fixed-rate grid"
         )
-        return "median phase \(milliseconds(.nanoseconds(medianPhase))), \(burst) tick(s) right after the overrun"
+        return "median phase \(readable(.nanoseconds(medianPhase))), \(burst) tick(s) right after the overrun"
     }
 
     static let honestTraits = ConformanceRule(

@@ -175,7 +175,7 @@ enum VirtualTimeRules {
         let afterBackwards = scheduler.now
         try require(
             afterBackwards >= beforeBackwards,
-            "advance(to:) a time 7 s in the past moved now back by \(milliseconds(beforeBackwards - afterBackwards))")
+            "advance(to:) a time 7 s in the past moved now back by \(readable(beforeBackwards - afterBackwards))")
         return ""
     }
 

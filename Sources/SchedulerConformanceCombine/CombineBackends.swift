@@ -38,8 +38,7 @@
             expectedFailures: [
                 "T4":
                     "Each schedule(after:) is its own DispatchQueue.asyncAfter, and Dispatch does not fire timers with one deadline in the order they were set (seen: 418 of 999 neighbours out of order)."
-            ],
-            harness: .cannotCancel
+            ]
         ) { _ in
             ConformanceSession(makeNamedScheduler: {
                 CombinePeers.dispatchQueue(name: $0, queue: DispatchQueue(label: $0, target: .global()))
@@ -60,8 +59,7 @@
                     "Delayed work is an operation that becomes ready at its date, each with a timer of its own; operations that become ready at one moment need not start in the order they were added (seen: 1 of 999 neighbours out of order; it does not show in every run).",
                 "T6":
                     "Repeating work re-arms after each action returns (OpenCombine's DelayReadyOperation), so ticks drift by the action's duration and the fixed-rate grid is lost (seen: the median tick phase 9.9 ms into a 20 ms interval).",
-            ],
-            harness: .cannotCancel
+            ]
         ) { _ in
             ConformanceSession(makeNamedScheduler: { name in
                 let queue = OperationQueue()
@@ -93,8 +91,7 @@
                     "Each schedule(after:) is a Timer of its own, and the run loop does not fire timers with one fire date in the order they were added (seen: 434 of 999 neighbours out of order).",
                 "L5":
                     "The closure of work that has run is still referenced inside Foundation's RunLoop 2 s later, so its captures are not released when it ends (seen on Linux).",
-            ],
-            harness: Harness(cancelsPlainWork: false, wakesPromptly: false)
+            ]
         ) { plan in
             let threads = (0..<plan.choose(conformance: 1, benchmark: plan.cores)).map {
                 RunLoopThread(name: "\(plan.prefix)-runloop-\($0)")
@@ -128,8 +125,7 @@
                     "Every action runs on the stack of the schedule call, so the recursion overflows the stack long before 1 000 000 steps.",
                 "T1":
                     "schedule(after:) runs the action at once, whatever its date (seen: 2 000 of 2 000 tasks early, the earliest by 19.99 ms).",
-            ],
-            harness: .cannotCancel
+            ]
         ) { _ in
             ConformanceSession(makeNamedScheduler: { CombinePeers.immediate(name: $0) })
         }

@@ -33,8 +33,7 @@
                     "Scheduled.cancel() cannot stop a delayed task that the loop has already taken off its timer heap into the batch it is running; the task runs although its cancel came first and nothing had started it (caught when a race hits that window).",
                 "T3":
                     "NIO keeps due delayed tasks in a timer heap beside its queue of execute()d tasks and runs the two interleaved, one of each in turn, so work due now or in the past overtakes (or falls behind) plain work scheduled around it.",
-            ],
-            harness: .cannotCancel
+            ]
         ) { plan in
             let group = MultiThreadedEventLoopGroup(numberOfThreads: plan.choose(conformance: 1, benchmark: plan.cores))
             return ConformanceSession(
@@ -56,8 +55,7 @@
                     "NIOThreadPool.submit has no cancellation: a queued item cannot be stopped before it starts, so its handle's cancel() returns false (truthfully) and the item runs.",
                 "C4":
                     "NIOThreadPool.submit has no cancellation, so a queued item's closure and captures are released only after it ran (or was told .cancelled at shutdown).",
-            ],
-            harness: .cannotCancel
+            ]
         ) { plan in
             let pools = (0..<plan.choose(conformance: 1, benchmark: plan.cores)).map { _ in
                 NIOThreadPool(numberOfThreads: 1)

@@ -41,7 +41,7 @@ import Testing
 @Suite struct CatalogLaneTests {
     @Test func noWorkloadRecursesOnASubjectThatDeclaresItsStackGrows() {
         for entry in Catalog.subjects
-        where entry.harness.benchmarked
+        where BenchHarness.of(entry).measured
             && (entry.declarations["R2"] != nil || entry.expectedFailures["R2"] != nil)
         {
             #expect(Backend.withID(BackendID(rawValue: entry.id))?.has(.flatRecursion) == false, "\(entry.id)")

@@ -95,11 +95,13 @@ public struct Backend: Sendable {
 
 extension Backend {
     /// A lane for a catalog entry: its id, summary, wrapped primitive and name in the matrix come from the entry, its
-    /// capabilities from the entry's traits and harness, and each round opens a fresh session planned for the bench.
-    public static func subject(_ entry: ConformanceBackend) -> Backend {
+    /// capabilities from the entry's traits and `harness` (the bench's own facts, ``BenchHarness/of(_:)`` unless
+    /// given), and each round opens a fresh session planned for the bench.
+    public static func subject(_ entry: ConformanceBackend, harness: BenchHarness? = nil) -> Backend {
         Backend(
             BackendID(rawValue: entry.id), summary: entry.summary, wraps: entry.wraps.map(BackendID.init(rawValue:)),
-            isReference: false, capabilities: Capabilities(subject: entry), conformanceName: entry.name
+            isReference: false, capabilities: Capabilities(subject: entry, harness: harness ?? .of(entry)),
+            conformanceName: entry.name
         ) {
             let session = entry.session(.benchmark)
             return LaneGroup(make: { SchedulerLane(session.makeScheduler(named: $0)) }, close: session.close)
@@ -108,7 +110,8 @@ extension Backend {
 
     /// Every backend, in table order: the catalog's measured subjects (``Catalog/subjects``), then the references
     /// and floors measured beside them.
-    public static let all: [Backend] = Catalog.subjects.filter(\.harness.benchmarked).map(subject) + references
+    public static let all: [Backend] =
+        Catalog.subjects.filter { BenchHarness.of($0).measured }.map { subject($0) } + references
 
     /// The primitives the subjects wrap, and floors: the bench's own entries, measured in the same sweeps.
     static let references: [Backend] =

@@ -60,10 +60,11 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
 
     /// What a catalog entry lets a workload do: its traits where the bench calls it, and what its harness says.
-    init(subject: ConformanceBackend) {
-        self.init(traits: subject.traits.union(subject.harness.extraTraits))
-        if !subject.harness.cancelsPlainWork { remove(.cancellation) }
-        if !subject.harness.wakesPromptly { remove(.promptWakeUp) }
+    init(subject: ConformanceBackend, harness: BenchHarness) {
+        let traits = subject.traits.union(harness.extraTraits)
+        self.init(traits: traits)
+        if !subject.cancelsPlainWork(withTraits: traits) { remove(.cancellation) }
+        if !harness.wakesPromptly { remove(.promptWakeUp) }
         // Recursion grows the stack on a subject that declares, or fails by design, rule R2 (no stack growth):
         // `Schedulers.subscription` runs a step rescheduled from inside a step inline, asynchronous as its first hop
         // is. W8's 50 000 steps would overflow the stack there.

@@ -22,12 +22,13 @@ public enum CatalogPage {
             "|---|---|---|---|---|---|---|",
         ]
         for entry in subjects {
-            let extra = entry.harness.extraTraits.subtracting(entry.traits)
+            let harness = BenchHarness.of(entry)
+            let extra = harness.extraTraits.subtracting(entry.traits)
             let traits =
                 (entry.traits.isEmpty ? "none" : entry.traits.description)
                 + (extra.isEmpty ? "" : " (\(extra) where the bench calls it)")
             lines.append(
-                "| `\(entry.id)`\(entry.harness.benchmarked ? "" : " (not measured)") | \(entry.name) | \(entry.summary) "
+                "| `\(entry.id)`\(harness.measured ? "" : " (not measured)") | \(entry.name) | \(entry.summary) "
                     + "| \(traits) | \(entry.wraps.map { "`\($0)`" } ?? "-") "
                     + "| \(rules(entry.declarations)) | \(rules(entry.expectedFailures)) |")
         }

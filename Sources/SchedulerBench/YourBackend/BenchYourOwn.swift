@@ -3,9 +3,9 @@ import Foundation
 /// Bench your own scheduler from your own package, with the workloads, rounds and CSV of `bench`:
 ///
 /// ```swift
-/// let mine = Backend.custom("my-scheduler", summary: "MyScheduler", traits: MyScheduler.traits,
-///                           comparedWith: .threadPool) { BackendInstance { MyScheduler(name: $0) } }
-/// let run = try BenchYourOwn.run([mine], beside: [.threadPool, .rawDispatch], workloads: [.throughput, .pingPong])
+/// // The kit's description of the scheduler (ConformanceBackend: id, traits, sessions), also what `evaluate` judges.
+/// let run = try BenchYourOwn.run([.subject(.myScheduler)], beside: [.threadPool, .rawDispatch],
+///                                workloads: [.throughput, .pingPong])
 /// print(run.table)                       // the table `bench run` prints; run.folder holds summary.csv, samples.csv
 /// ```
 ///

@@ -49,38 +49,25 @@ where Kind: Hashable & Sendable & CaseIterable & RawRepresentable, Kind.RawValue
         RuleText(id: id, statement: statement, why: why, catches: catches, needs: needs, evidence: evidence)
     }
 
-    /// Runs the check on `underTest` unless the rule does not apply or the subject declares it; times it. The check
+    /// Runs the check on `underTest` unless the subject declares the rule or it does not apply (settled as a
+    /// scheduler rule is: ``RuleJudgement``); times it. The check
     /// has ``RuleDeadline/standard`` (scaled) to finish, as a scheduler rule has: past it the rule fails as not
     /// finished, and `tearDown` is left to the abandoned check, which may still be using the subject.
     func judge(
         _ underTest: UnderTest, kinds subjectKinds: Set<Kind>, subject: String, declarations: [String: String],
         tearDown: @escaping @Sendable () -> Void = {}
     ) async -> RuleResult {
-        let started = SchedulerTime.monotonicNow()
-        func result(_ outcome: RuleOutcome) -> RuleResult {
-            let seconds = Double(started.duration(to: .monotonicNow()).nanosecondsChecked()) / 1e9
-            return RuleResult(ruleID: id, backendName: subject, outcome: outcome, seconds: seconds)
-        }
-        guard applies(to: subjectKinds) else {
+        let started = ContinuousClock.now
+        if let settled = RuleJudgement.settled(declaration: declarations[id], applies: applies(to: subjectKinds)) {
             tearDown()
-            return result(.notApplicable)
-        }
-        if let reason = declarations[id] {
-            tearDown()
-            return result(.declared(reason: reason))
+            return RuleJudgement.result(id, on: subject, settled, since: started)
         }
         let (check, evidence) = (check, evidence)
-        return result(
-            await RuleDeadline.race(RuleDeadline.scaled(RuleDeadline.standard)) {
-                defer { tearDown() }
-                do {
-                    return .passed(note: evidence.joined(to: try await check(underTest)))
-                } catch let failure as RuleFailure {
-                    return .failed(detail: failure.detail)
-                } catch {
-                    return .failed(detail: "threw \(error)")
-                }
-            })
+        let outcome = await RuleDeadline.race(RuleDeadline.scaled(RuleDeadline.standard)) {
+            defer { tearDown() }
+            return await RuleJudgement.outcome(evidence: evidence) { try await check(underTest) }
+        }
+        return RuleJudgement.result(id, on: subject, outcome, since: started)
     }
 }
 
@@ -98,6 +85,7 @@ public struct RuleText: Sendable {
 
 /// Waits (polling every millisecond, on the monotonic clock) until `condition` holds; fails the check after `timeout`.
 /// Polling keeps a check off any thread it would have to block: the cooperative pool may be busy with other tests.
+/// The blocking checks of scheduler rules poll with `poll(upTo:until:)` or ``ConformanceContext``'s `waitUntil`.
 func poll(_ what: String, timeout: Duration, _ condition: @Sendable () -> Bool) async throws {
     let start = SchedulerTime.monotonicNow()
     while !condition() {
@@ -107,12 +95,4 @@ func poll(_ what: String, timeout: Duration, _ condition: @Sendable () -> Bool) 
         }
         try? await Task.sleep(for: .milliseconds(1))
     }
-}
-
-/// Seconds, milliseconds or microseconds, for notes and details.
-func readable(_ duration: Duration) -> String {
-    let ns = Double(duration.nanosecondsChecked())
-    if abs(ns) >= 1e9 { return "\((ns / 1e7).rounded() / 100) s" }
-    if abs(ns) >= 1e6 { return "\((ns / 1e4).rounded() / 100) ms" }
-    return "\((ns / 10).rounded() / 100) µs"
 }

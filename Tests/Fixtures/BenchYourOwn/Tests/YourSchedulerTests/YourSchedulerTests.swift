@@ -61,9 +61,11 @@ import Testing
     }
 
     @Test func aBuiltInBackendsIdIsRefused() {
-        let clash = Backend.custom(.threadPool, summary: "not the pool", traits: QueueScheduler.traits) {
-            BackendInstance { QueueScheduler(name: $0) }
-        }
+        let clash = Backend.subject(
+            ConformanceBackend(
+                id: BackendID.threadPool.rawValue, name: "not the pool", summary: "not the pool",
+                traits: QueueScheduler.traits
+            ) { _ in ConformanceSession(makeNamedScheduler: { QueueScheduler(name: $0) }) })
         #expect(throws: BenchError.self) { try Backend.register([clash]) }
     }
 }

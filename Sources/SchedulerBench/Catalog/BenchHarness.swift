@@ -1,0 +1,56 @@
+import SchedulerConformance
+import SchedulerKit
+
+#if Combine
+    import SchedulerConformanceCombine
+#endif
+
+/// What the bench must know of a catalog entry beyond the kit's description of it (``ConformanceBackend``, which
+/// holds only what the kit judges): whether it is measured, whether it notices work handed over from another thread
+/// at once, and what it promises where the bench calls it. Whether its handles can stop plain work the description
+/// already says (its rule C1 and its traits), so the bench reads that there.
+public struct BenchHarness: Sendable, Equatable {
+    /// Whether the bench measures it (a scheduler that needs a served main queue, or that shares a caller's queue,
+    /// is judged but not measured).
+    public var measured: Bool
+    /// Work handed over from another thread starts without waiting for a poll (false for Combine's `RunLoop` on
+    /// Linux, which notices new work at its serving thread's next slice).
+    public var wakesPromptly: Bool
+    /// What it promises where the bench calls it (from threads with no current scheduler), added to its traits.
+    public var extraTraits: SchedulerTraits
+
+    public init(measured: Bool = true, wakesPromptly: Bool = true, extraTraits: SchedulerTraits = []) {
+        self.measured = measured
+        self.wakesPromptly = wakesPromptly
+        self.extraTraits = extraTraits
+    }
+
+    public static let standard = BenchHarness()
+
+    /// The harness of a catalog entry: standard, except for the few entries named here.
+    public static func of(_ entry: ConformanceBackend) -> BenchHarness {
+        switch entry.id {
+        // Inline under a current scheduler, but the bench calls it from threads with none, where it always hands
+        // work to its background scheduler: asynchronous there.
+        case ConformanceBackend.subscription.id: BenchHarness(extraTraits: .asynchronous)
+        // The bench's main thread does not serve the main queue while it measures.
+        case ConformanceBackend.mainThread.id: BenchHarness(measured: false)
+        // A queue shared with the caller measures the caller as much as the scheduler.
+        case ConformanceBackend.callerOwnedOperationQueue.id: BenchHarness(measured: false)
+        #if Combine
+            case ConformanceBackend.combineRunLoop.id: BenchHarness(wakesPromptly: false)
+        #endif
+        default: .standard
+        }
+    }
+}
+
+extension ConformanceBackend {
+    /// Whether its handles can stop plain work before it starts, where it has `traits`: not where it declares rule C1
+    /// or fails it by design (an adapter over a primitive without cancellation, whose cancel answers false), nor where
+    /// plain work runs on the caller's stack (none of asynchronous, trampoline, virtual time), before a handle exists.
+    func cancelsPlainWork(withTraits traits: SchedulerTraits) -> Bool {
+        declarations["C1"] == nil && expectedFailures["C1"] == nil
+            && !traits.isDisjoint(with: [.asynchronous, .trampoline, .virtualTime])
+    }
+}

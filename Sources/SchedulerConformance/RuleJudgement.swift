@@ -1,0 +1,46 @@
+import Foundation
+
+/// What happens around every check, of every family (scheduler rules on a ``ConformanceBackend``, clock and executor
+/// rules on their subjects), in one place: how a rule that does not run is settled, how a check's return or throw
+/// becomes an outcome, and how long it took. The families differ only in how a check is run against its deadline
+/// (a thread of its own for a blocking check, a task for an `async` one: ``RuleDeadline``).
+enum RuleJudgement {
+    /// A declaration first, also where the rule would not apply (a declaration is never hidden), then n/a; nil: the
+    /// check runs.
+    static func settled(declaration: String?, applies: Bool) -> RuleOutcome? {
+        if let reason = declaration { return .declared(reason: reason) }
+        return applies ? nil : .notApplicable
+    }
+
+    /// Passed with the check's note and what the rule's evidence adds, or failed with what the check threw.
+    static func outcome(evidence: RuleEvidence, _ check: () throws -> String) -> RuleOutcome {
+        do {
+            return .passed(note: evidence.joined(to: try check()))
+        } catch {
+            return failure(error)
+        }
+    }
+
+    /// As above, for an `async` check.
+    static func outcome(evidence: RuleEvidence, _ check: () async throws -> String) async -> RuleOutcome {
+        do {
+            return .passed(note: evidence.joined(to: try await check()))
+        } catch {
+            return failure(error)
+        }
+    }
+
+    private static func failure(_ error: any Error) -> RuleOutcome {
+        if let failure = error as? RuleFailure { return .failed(detail: failure.detail) }
+        return .failed(detail: "check threw \(error)")
+    }
+
+    /// The result of `ruleID` on `subject`, timed from `started`.
+    static func result(
+        _ ruleID: String, on subject: String, _ outcome: RuleOutcome, since started: ContinuousClock.Instant
+    ) -> RuleResult {
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return RuleResult(ruleID: ruleID, backendName: subject, outcome: outcome, seconds: seconds)
+    }
+}
