@@ -50,7 +50,7 @@ enum InlinePathRules {
     static let inlineOnMainQueue = ConformanceRule(
         id: "K6", family: .currentScheduler,
         statement:
-            "Called on the main queue with none of its work outstanding, it runs the work before schedule returns; called from another thread, or from inside one of its own tasks, it queues the work on the main queue (never on the caller's stack).",
+            "Called on the main queue with none of its work outstanding, it runs the work before schedule returns, and the caller's current scheduler is current again afterwards; called from another thread, or from inside one of its own tasks, it queues the work on the main queue (never on the caller's stack).",
         why:
             "UI code already on the main thread must see its work done before schedule returns, or a frame shows stale state; work from elsewhere must still reach the main thread, in order.",
         catches:
@@ -62,7 +62,16 @@ enum InlinePathRules {
         let ranInline = Shared<Bool?>(nil)
         let nested = Shared<(onStack: Bool, main: Bool)?>(nil)
         let ranAgainInline = Shared<Bool?>(nil)
+        let outerRestored = Shared<Bool?>(nil)
         DispatchQueue.main.async {
+            // Inline under another current scheduler: that one is current again once schedule returns (K3's
+            // promise, on the one path where this scheduler runs work on the caller's stack).
+            let outer = OuterMarker()
+            let restored = Schedulers.performAsCurrent(outer) { () -> Bool in
+                _ = scheduler.schedule {}
+                return Schedulers.current === outer
+            }
+            outerRestored.update { $0 = restored }
             // Twice in a row: the first call's work has run, so nothing is outstanding for the second either.
             let twice = Counter()
             for _ in 0..<2 { _ = scheduler.schedule { twice.increment() } }
@@ -93,6 +102,9 @@ enum InlinePathRules {
             ranAgainInline.value == true,
             "called twice on the main queue, the second call's work had not run when schedule returned (the first left work outstanding)"
         )
+        try require(
+            outerRestored.value == true,
+            "run inline under another current scheduler, it left Schedulers.current changed when schedule returned")
         try require(
             nested.value?.onStack == false, "called from inside its own task, it ran the work on that task's stack")
         try require(nested.value?.main == true, "work queued from inside its own task ran off the main queue")
