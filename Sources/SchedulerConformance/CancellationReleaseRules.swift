@@ -75,7 +75,8 @@ extension CancellationRules {
 
     static let repeating = ConformanceRule(
         id: "C6", family: .cancellation,
-        statement: "Cancelling repeating work, from inside a tick or from another thread, stops every later tick.",
+        statement:
+            "Cancelling repeating work, from inside a tick or from another thread, stops every later tick and releases the work's closure and captures at once, while its handle is still held.",
         why:
             "A repeating timer is usually stopped from its own tick (a countdown reaching zero) or from another thread (a disposal); no tick may follow either.",
         catches:
@@ -102,7 +103,13 @@ extension CancellationRules {
         )
         // From another thread.
         let outsideTicks = Counter()
-        let handle = scheduler.schedule(at: scheduler.now, every: interval) { outsideTicks.increment() }
+        let captures = LiveCount()
+        var capture: Tracked? = captures.make()
+        let handle = scheduler.schedule(at: scheduler.now, every: interval) { [capture] in
+            capture?.touch()
+            outsideTicks.increment()
+        }
+        capture = nil
         try context.waitUntil("3 ticks", on: scheduler) { outsideTicks.value >= 3 }
         try require(handle.cancel(), "cancel() of live repeating work returned false")
         let atCancel = outsideTicks.value
@@ -111,7 +118,14 @@ extension CancellationRules {
         try require(
             outsideTicks.value <= atCancel + 1,
             "\(outsideTicks.value - atCancel) ticks started over 3 intervals after cancel() returned true")
+        // As C4 asks of one-shot work: the captures go with the cancel, not with the handle (a cancelled timer that
+        // keeps its handler keeps whatever the handler holds for as long as anyone holds the handle).
+        let released = poll(upTo: .seconds(2)) { captures.live == 0 }
+        try require(
+            captures.live == 0,
+            "cancelled repeating work still held its closure's capture \(readable(released)) after cancel(), its handle still held"
+        )
         try require(!handle.cancel(), "a second cancel() of repeating work returned true")
-        return ""
+        return "released its capture \(readable(released)) after cancel()"
     }
 }

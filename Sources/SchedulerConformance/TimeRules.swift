@@ -186,7 +186,9 @@ enum TimeRules {
         let inFlight = Counter()
         let overlaps = Counter()
         let box = HandleBox()
-        let start = scheduler.now + .milliseconds(20)
+        // One and a half intervals ahead: the grid is `start + k·interval`, so a timer armed from the moment of the
+        // call instead of from `start` ticks half an interval off it (a median phase of 10 ms, caught below).
+        let start = scheduler.now + .milliseconds(30)
         box.set(
             scheduler.schedule(at: start, every: .nanoseconds(interval)) {
                 if inFlight.increment() != 1 { overlaps.increment() }

@@ -91,6 +91,8 @@
                     "Each schedule(after:) is a Timer of its own, and the run loop does not fire timers with one fire date in the order they were added (seen: 434 of 999 neighbours out of order).",
                 "L5":
                     "The closure of work that has run is still referenced inside Foundation's RunLoop 2 s later, so its captures are not released when it ends (seen on Linux).",
+                "C6":
+                    "Repeating work is a Timer, and its AnyCancellable holds the Timer, which keeps its block after invalidate(): while the handle is held, a cancelled repeating task's captures stay alive (seen on Linux: still held 2 s after cancel()). No tick runs after the cancel.",
             ]
         ) { plan in
             let threads = (0..<plan.choose(conformance: 1, benchmark: plan.cores)).map {
