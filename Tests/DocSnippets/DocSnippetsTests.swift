@@ -70,7 +70,8 @@ import Testing
     /// The guide's adapters are worked examples of correct adapters: each keeps the rules it is about.
     @Test(arguments: [
         ("S2", "queue"), ("C1", "queue"), ("C5", "queue"), ("K1", "queue"), ("L5", "queue"),
-        ("V2", "virtual"), ("V4", "virtual"), ("V5", "virtual"), ("T2", "virtual"), ("C1", "virtual"),
+        ("V2", "virtual"), ("V4", "virtual"), ("V5", "virtual"), ("T2", "virtual"), ("T3", "virtual"),
+        ("C1", "virtual"),
     ])
     func theGuidesAdaptersKeepTheRules(_ ruleID: String, _ adapter: String) throws {
         let backend =
