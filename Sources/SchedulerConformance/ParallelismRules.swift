@@ -17,7 +17,9 @@ enum ParallelismRules {
     /// P5's races of cancel against start beside busy streams.
     static let racesBeside = ConformanceScale.scaled(20_000)
 
-    static let all: [ConformanceRule] = [widthReached, widthNeverExceeded, exactlyOnce, oneStepAtATime, truthfulBeside]
+    static let all: [ConformanceRule] = [
+        widthReached, widthNeverExceeded, exactlyOnce, oneStepAtATime, truthfulBeside, startOrder,
+    ]
 
     static func makeConcurrentScheduler(_ context: ConformanceContext) throws -> any ConcurrentScheduler {
         let scheduler = context.makeScheduler()
