@@ -94,11 +94,23 @@ import Testing
     @Test func anUnreferencedIdlePoolShutsItselfDown() {
         weak var weakPool: ThreadPool?
         do {
-            let pool = ThreadPool(threadCount: 2, name: "dropped")
+            let pool = ThreadPool(threadCount: 2, name: "gone")
             weakPool = pool
             #expect(drain(pool.makeScheduler(name: "once")))
+            #expect(Self.threads(named: "pool-gone-") == 2)
         }
         #expect(eventually { weakPool == nil })
+        // Its workers end too: freeing the pool object while its threads live on would leak them.
+        #expect(eventually { Self.threads(named: "pool-gone-") == 0 })
+    }
+
+    /// The threads of this process whose name starts with `prefix` (Linux keeps a thread's name in its `comm`).
+    static func threads(named prefix: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return name.hasPrefix(prefix)
+        }.count
     }
 
     @Test func pendingWorkKeepsTheSchedulerAliveAndRuns() {
