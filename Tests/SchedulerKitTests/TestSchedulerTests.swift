@@ -77,6 +77,19 @@ import Testing
         #expect(log.value.prefix(4) == ["a", "b", "a", "b"])
     }
 
+    /// A re-armed tick keeps the place its repeating work took when it was scheduled: at an equal deadline it runs
+    /// before one-shot work scheduled after the repeating work (a fresh sequence per tick would put it behind).
+    @Test func aReArmedTickKeepsItsCreationOrderAmongEqualDeadlines() {
+        let scheduler = TestScheduler()
+        let log = Shared<[String]>([])
+        scheduler.schedule(at: .zero + .seconds(1), every: .seconds(1)) { log.update { $0.append("a") } }
+        scheduler.schedule(at: .zero + .seconds(1), every: .seconds(1)) { log.update { $0.append("b") } }
+        scheduler.schedule(at: .zero + .seconds(2)) { log.update { $0.append("once") } }
+        // Two re-armed ticks, so the second is still waiting when the first of that moment has been taken.
+        scheduler.advance(by: .seconds(2))
+        #expect(log.value == ["a", "b", "a", "b", "once"])
+    }
+
     @Test func runIsBoundedAndSaysWhenItStoppedEarly() {
         let scheduler = TestScheduler()
         scheduler.schedule(at: .zero, every: .seconds(1)) {}
