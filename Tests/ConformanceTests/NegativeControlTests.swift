@@ -110,6 +110,9 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(name: "Control: width exceeded") { WidthExceedingScheduler() },
             family: .parallelism, mustFail: ["P2"], mayFail: []),
         NegativeControl(
+            backend: ConformanceBackend(name: "Control: starts the newest first") { StackStartingScheduler() },
+            family: .parallelism, mustFail: ["P6"], mayFail: []),
+        NegativeControl(
             backend: ConformanceBackend(name: "Control: repeating ticks overlap") { OverlappingTicksScheduler() },
             // A Dispatch concurrent queue underneath: it may run more than the declared width when tasks block.
             family: .parallelism, mustFail: ["P4"], mayFail: ["P2"]),
