@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SchedulerKit
+import Synchronization
 import ToolSupport
 
 /// V8: virtual time under concurrent use: other threads schedule and cancel while an advance runs its actions.
@@ -44,11 +45,17 @@ extension VirtualTimeRules {
             }
             advanced.signal()
         }.start()
+        // What the producers asked for must happen: each task runs once, unless its cancel() said true.
+        let marks = Shared<[RunMark]>([])
         Producers.run(10) { _ in
+            var mine: [RunMark] = []
             for index in 0..<1_000 {
-                let handle = scheduler.schedule(at: scheduler.now + .milliseconds(index % 3)) {}
-                if index % 2 == 0 { handle.cancel() }
+                let mark = RunMark()
+                let handle = scheduler.schedule(at: scheduler.now + .milliseconds(index % 3)) { mark.ran() }
+                if index % 2 == 0 && handle.cancel() { mark.cancelled() }
+                mine.append(mark)
             }
+            marks.update { $0 += mine }
         }
         try require(
             wait(advanced, timeout: .seconds(30)), "the advancing thread did not finish within 30 s (deadlock?)")
@@ -57,6 +64,24 @@ extension VirtualTimeRules {
             "\(blocked.value) of 20 actions could not get another thread to use the scheduler within 5 s (a lock is held while actions run)"
         )
         scheduler.advance(by: .seconds(1))
+        let all = marks.value
+        let lost = all.filter { !$0.wasCancelled && $0.runs == 0 }.count
+        let ranCancelled = all.filter { $0.wasCancelled && $0.runs > 0 }.count
+        let twice = all.filter { $0.runs > 1 }.count
+        try require(
+            lost + ranCancelled + twice == 0,
+            "of \(grouped(all.count)) tasks scheduled from 10 threads during an advance, \(lost) never ran, \(ranCancelled) ran after cancel() said true, \(twice) ran twice"
+        )
         return ""
     }
+}
+
+/// One task of V8's producers: how often it ran, and whether its cancel() said true.
+private final class RunMark: Sendable {
+    private let runCount = Atomic<Int>(0)
+    private let cancelledFlag = Atomic<Bool>(false)
+    func ran() { runCount.add(1, ordering: .relaxed) }
+    func cancelled() { cancelledFlag.store(true, ordering: .relaxed) }
+    var runs: Int { runCount.load(ordering: .relaxed) }
+    var wasCancelled: Bool { cancelledFlag.load(ordering: .relaxed) }
 }

@@ -16,6 +16,9 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
     let mayFail: Set<String>
     /// Rules whose check would make ThreadSanitizer report the control's own race (the process would then fail).
     var notUnderThreadSanitizer: Set<String> = []
+    /// For a control whose defect makes its must-fail check wait out the kit's generous waits (60 s and more): the
+    /// deadline it is judged with, so it fails as not finished, with what it waited on, in seconds instead.
+    var mustFailDeadline: Duration? = nil
 
     var testDescription: String { backend.name }
 
@@ -130,7 +133,7 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(name: "Control: dropping a repeating handle cancels it") {
                 DroppingHandleScheduler()
             },
-            family: .cancellation, mustFail: ["C5"], mayFail: []),
+            family: .cancellation, mustFail: ["C5"], mayFail: [], mustFailDeadline: .seconds(10)),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: ticks re-armed after the action") { RearmingTicksScheduler() },
             family: .cancellation, mustFail: ["C6"], mayFail: []),
@@ -138,7 +141,7 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: RecycledThreadScheduler.backend, family: .currentScheduler, mustFail: ["K4"], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: timers hold plain work back") { HeadOfLineTimerScheduler() },
-            family: .time, mustFail: ["T5"], mayFail: []),
+            family: .time, mustFail: ["T5"], mayFail: [], mustFailDeadline: .seconds(10)),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: fixed-delay ticks") { FixedDelayScheduler() },
             family: .time, mustFail: ["T6"], mayFail: []),
@@ -169,14 +172,16 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
                 LockedActionsVirtualClock()
             },
             // Caught as not finished: each of V8's 20 actions waits 5 s for a thread the lock holds back.
-            family: .virtualTime, mustFail: ["V8"], mayFail: []),
+            family: .virtualTime, mustFail: ["V8"], mayFail: [], mustFailDeadline: .seconds(10)),
         NegativeControl(
             backend: ShutdownDefectScheduler.backend(
                 .ignoredFromOwnTask, name: "Control: shutdown from its own task ignored"),
             family: .lifecycle, mustFail: ["L3"], mayFail: []),
         NegativeControl(
             backend: ShutdownDefectScheduler.backend(.timersOutsideThePool, name: "Control: timers outside the pool"),
-            family: .lifecycle, mustFail: ["L4"], mayFail: []),
+            // L1 counts delayed work too: a task still on its Dispatch timer when L1 counts has neither run nor been
+            // cancelled, the same defect, seen when the timers have not fired yet (once in 21 runs).
+            family: .lifecycle, mustFail: ["L4"], mayFail: ["L1"]),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: housekeeping timer keeps the scheduler") {
                 SelfRetainingScheduler()
@@ -191,7 +196,7 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             family: .executor, mustFail: ["E3"], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: run slots keep their closures") { LazyCompactingScheduler() },
-            family: .executor, mustFail: ["E4"], mayFail: []),
+            family: .executor, mustFail: ["E4"], mayFail: [], mustFailDeadline: .seconds(10)),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: nested jobs run inline") { NestedInlineScheduler() },
             family: .executor, mustFail: ["E5"], mayFail: []),
@@ -264,7 +269,7 @@ extension Conformance {
                 var failed = 0
                 var last = RuleOutcome.notApplicable
                 for _ in 0..<runs {
-                    last = control.backend.evaluate(rule).outcome
+                    last = control.backend.evaluate(rule, deadline: control.mustFailDeadline).outcome
                     if last.isFailure { failed += 1 }
                 }
                 if runs > 1 {
