@@ -1,4 +1,5 @@
 import DequeModule
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -102,7 +103,17 @@ public final class ThreadPool: Sendable {
 
     public var isShutDown: Bool { core.isShutDown }
 
-    deinit { core.shutdown() }
+    deinit {
+        // The last reference can go on one of the pool's own workers, with the core's lock held (a ready lane holds
+        // its scheduler, which holds the pool, until the worker is done with it): shutting down there would take that
+        // lock again and stop both workers for good. Such a worker hands the shutdown to a thread of Dispatch's.
+        if ThreadState.forThisThread.pointee.pool === core {
+            let core = core
+            DispatchQueue.global().async { core.shutdown() }
+        } else {
+            core.shutdown()
+        }
+    }
 }
 
 /// What a worker takes from the ready FIFO: the queue of a serial scheduler (whose ownership the entry carries), or

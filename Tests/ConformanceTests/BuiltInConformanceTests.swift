@@ -68,34 +68,34 @@ extension Conformance {
                     "S5", "S6", "S7", "C6", "K5", "K6", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4",
                     "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "E5", "P1",
                     "P2",
-                    "P3", "P4", "P5",
+                    "P3", "P4", "P5", "P6",
                 ],
                 "SubscriptionScheduler": [
                     "S1", "S2", "S3", "S4", "S5", "S6", "S7", "C1", "C4", "C6", "K1", "K2", "K3", "K4", "K6", "R1",
                     "R4", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9",
-                    "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "E5", "P1", "P2", "P3", "P4", "P5",
+                    "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "E5", "P1", "P2", "P3", "P4", "P5", "P6",
                 ],
                 "DispatchQueueScheduler": [
                     "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
-                    "L6", "P1", "P2", "P3", "P4", "P5",
+                    "L6", "P1", "P2", "P3", "P4", "P5", "P6",
                 ],
                 "ThreadPoolScheduler": [
                     "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "P1", "P2", "P3", "P4",
-                    "P5",
+                    "P5", "P6",
                 ],
                 "OperationQueueScheduler": [
                     "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
-                    "L6", "P1", "P2", "P3", "P4", "P5",
+                    "L6", "P1", "P2", "P3", "P4", "P5", "P6",
                 ],
                 "TestScheduler": [
                     "S5", "S6", "S7", "K5", "K6", "R1", "T5", "T6", "L1", "L2", "L3", "L4", "L6", "P1", "P2", "P3",
-                    "P4", "P5",
+                    "P4", "P5", "P6",
                 ],
                 "MainThreadScheduler": [
                     "S5", "S6", "S7", "C6", "K5", "R1", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4",
                     "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "E5", "P1",
                     "P2",
-                    "P3", "P4", "P5",
+                    "P3", "P4", "P5", "P6",
                 ],
                 "ConcurrentDispatchQueueScheduler": [
                     "S1", "S2", "S3", "S4", "S6", "S7", "C1", "C4", "K5", "K6", "R1", "R4", "T3", "T4", "V1", "V2",
@@ -113,7 +113,7 @@ extension Conformance {
                 ],
                 "OperationQueueScheduler (caller's queue)": [
                     "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4",
-                    "L6", "P1", "P2", "P3", "P4", "P5",
+                    "L6", "P1", "P2", "P3", "P4", "P5", "P6",
                 ],
             ]
             #expect(skipped == expected[name], "\(name): not applicable \(skipped)")

@@ -35,11 +35,11 @@
                 let expected: [String: [String]] = [
                     "EventLoopScheduler": [
                         "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3",
-                        "L4", "L6", "P1", "P2", "P3", "P4", "P5",
+                        "L4", "L6", "P1", "P2", "P3", "P4", "P5", "P6",
                     ],
                     "NIOThreadPoolScheduler": [
                         "C6", "K5", "K6", "R1", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5",
-                        "V6", "V7", "V8", "V9", "L4", "P1", "P2", "P3", "P4", "P5",
+                        "V6", "V7", "V8", "V9", "L4", "P1", "P2", "P3", "P4", "P5", "P6",
                     ],
                 ]
                 #expect(skipped == expected[name], "\(name): not applicable \(skipped)")

@@ -93,24 +93,33 @@ import Testing
 
     @Test func anUnreferencedIdlePoolShutsItselfDown() {
         weak var weakPool: ThreadPool?
+        let workers = Shared<Set<String>>([])
         do {
             let pool = ThreadPool(threadCount: 2, name: "gone")
             weakPool = pool
-            #expect(drain(pool.makeScheduler(name: "once")))
-            #expect(Self.threads(named: "pool-gone-") == 2)
+            // Two tasks that wait for each other run on both workers at once: each records its thread's id.
+            let arrived = Counter()
+            for name in ["a", "b"] {
+                pool.makeScheduler(name: name).schedule {
+                    workers.update { $0.insert(Self.threadID()) }
+                    arrived.increment()
+                    _ = eventually { arrived.value == 2 }
+                }
+            }
+            #expect(eventually { workers.value.count == 2 })
         }
         #expect(eventually { weakPool == nil })
-        // Its workers end too: freeing the pool object while its threads live on would leak them.
-        #expect(eventually { Self.threads(named: "pool-gone-") == 0 })
+        // Its workers end too: freeing the pool object while its threads live on would leak them. (By thread id, not
+        // by name: a thread that a worker starts, Dispatch's among them, inherits the worker's name on Linux.)
+        #expect(
+            eventually { workers.value.allSatisfy { !FileManager.default.fileExists(atPath: "/proc/self/task/\($0)") } }
+        )
     }
 
-    /// The threads of this process whose name starts with `prefix` (Linux keeps a thread's name in its `comm`).
-    static func threads(named prefix: String) -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.filter { task in
-            let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
-            return name.hasPrefix(prefix)
-        }.count
+    /// The calling thread's id, as /proc/thread-self names it ("<pid>/task/<tid>").
+    static func threadID() -> String {
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+        return String(link.split(separator: "/").last ?? "")
     }
 
     @Test func pendingWorkKeepsTheSchedulerAliveAndRuns() {
