@@ -202,7 +202,9 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             family: .executor, mustFail: ["E5"], mayFail: []),
         NegativeControl(
             backend: PoolDefectScheduler.backend(.wrapRunsTwice, name: "Control: a ring wrap runs a task twice"),
-            family: .parallelism, mustFail: ["P3"], mayFail: []),
+            // P2 submits 20 000 tasks whatever the scale: where the ring is scaled down (a tenth, under
+            // ThreadSanitizer) the wrap comes within them, and P2 counts one task too many (the same defect).
+            family: .parallelism, mustFail: ["P3"], mayFail: ["P2"]),
         NegativeControl(
             backend: PoolDefectScheduler.backend(.cancelOnlyFlags, name: "Control: cancel only flags"),
             family: .parallelism, mustFail: ["P5"], mayFail: []),

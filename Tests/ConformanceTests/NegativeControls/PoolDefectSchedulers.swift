@@ -6,15 +6,19 @@ import Synchronization
 /// built-in backend), correct but for one defect in its plain work.
 final class PoolDefectScheduler: ConcurrentScheduler {
     enum Defect: Sendable {
-        /// Work from outside the scheduler goes through a ring of 65 536 slots whose wrap-around hands the node at
-        /// the wrap out twice: the 65 536th such task runs a second time on the worker that ran it (P3, the only
-        /// check that submits that many). Cancellation stays truthful: a task runs twice only when it ran.
+        /// Work from outside the scheduler goes through a ring of `ringSlots` slots whose wrap-around hands the node
+        /// at the wrap out twice: that task runs a second time on the worker that ran it (P3, the only check that
+        /// submits that many). Cancellation stays truthful: a task runs twice only when it ran.
         case wrapRunsTwice
         /// Each task goes to the pool at once and cancel() only flags the handle, checked when the task was handed
         /// over, which has already happened: cancel() says yes and the task runs, as the tasks of the batch a
         /// SwiftNIO event loop has taken run after cancel() failed their futures (seen in its source) (P5).
         case cancelOnlyFlags
     }
+
+    /// 65 536, scaled like P3's loop (SCHEDULERKIT_CONFORMANCE_SCALE: a tenth under ThreadSanitizer, where P3
+    /// submits 12 000 tasks), so P3 always reaches the wrap.
+    static let ringSlots = max(2_048, Int(65_536 * ConformanceScale.factor))
 
     let name = "pool-defect"
     private let inner: ThreadPoolConcurrentScheduler
@@ -33,7 +37,7 @@ final class PoolDefectScheduler: ConcurrentScheduler {
         switch defect {
         case .wrapRunsTwice:
             let fromOutside = Schedulers.current !== self
-            let twice = fromOutside && submitted.add(1, ordering: .relaxed).newValue == 65_536
+            let twice = fromOutside && submitted.add(1, ordering: .relaxed).newValue == Self.ringSlots
             return inner.schedule { [self] in
                 Schedulers.performAsCurrent(self, work)
                 if twice { Schedulers.performAsCurrent(self, work) }
