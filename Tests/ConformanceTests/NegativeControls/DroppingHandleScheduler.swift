@@ -2,19 +2,10 @@ import SchedulerKit
 
 /// Negative control for C5: a Dispatch scheduler whose repeating work stops when its handle is dropped, while
 /// one-shot work goes on (ReactiveSwift#582, fixed by #584: dropping a repeating timer's disposable cancelled it).
-final class DroppingHandleScheduler: TimedScheduler {
+final class DroppingHandleScheduler: DispatchForwardingControl {
     let name = "dropping-handle"
-    private let inner = DispatchQueueScheduler(name: "dropping-handle")
+    let inner = DispatchQueueScheduler(name: "dropping-handle")
     var traits: SchedulerTraits { DispatchQueueScheduler.traits }
-    var now: SchedulerTime { inner.now }
-
-    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        inner.schedule { [self] in Schedulers.performAsCurrent(self, work) }
-    }
-
-    func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        inner.schedule(at: deadline) { [self] in Schedulers.performAsCurrent(self, work) }
-    }
 
     func schedule(
         at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void

@@ -5,19 +5,10 @@ import Synchronization
 /// cancel that reaches only the pending timer, as OpenCombine's OperationQueue scheduler does (its
 /// testScheduleRepeatingWithRealQueue). Cancelled from inside a tick, it cancels the tick that is running, and the
 /// re-arm after the action starts the next one anyway. Ticks go by the grid, so only C6 sees the defect.
-final class RearmingTicksScheduler: TimedScheduler {
+final class RearmingTicksScheduler: DispatchForwardingControl {
     let name = "rearming-ticks"
-    private let inner = DispatchQueueScheduler(name: "rearming-ticks")
+    let inner = DispatchQueueScheduler(name: "rearming-ticks")
     var traits: SchedulerTraits { DispatchQueueScheduler.traits }
-    var now: SchedulerTime { inner.now }
-
-    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        inner.schedule { [self] in Schedulers.performAsCurrent(self, work) }
-    }
-
-    func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        inner.schedule(at: deadline) { [self] in Schedulers.performAsCurrent(self, work) }
-    }
 
     func schedule(
         at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void

@@ -3,20 +3,11 @@ import SchedulerKit
 
 /// Negative control for K1: plain and delayed work run with the scheduler current, repeating ticks do not (RAC's
 /// repeating timers skip `performAsCurrentScheduler:`, seen in its source). Ticks see the inner queue's scheduler.
-final class TicksWithoutCurrentScheduler: TimedScheduler {
+final class TicksWithoutCurrentScheduler: DispatchForwardingControl {
     let name = "ticks-without-current"
-    private let inner = DispatchQueueScheduler(name: "ticks-without-current")
+    let inner = DispatchQueueScheduler(name: "ticks-without-current")
     var traits: SchedulerTraits {
         [.serial, .asynchronous, .timed, .repeating, .fixedRate, .setsCurrent, .sharedThreads]
-    }
-    var now: SchedulerTime { inner.now }
-
-    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        inner.schedule { [self] in Schedulers.performAsCurrent(self, work) }
-    }
-
-    func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        inner.schedule(at: deadline) { [self] in Schedulers.performAsCurrent(self, work) }
     }
 
     /// The defect: the tick runs as the inner scheduler's, not as this one's.

@@ -37,19 +37,10 @@ final class HeadOfLineTimerScheduler: TimedScheduler {
 /// Negative control for T6: repeating work that re-arms one interval after each tick ends, as OpenCombine's
 /// OperationQueue scheduler does, so every tick's duration adds to the next start and the ticks drift off the
 /// grid (ReactiveCocoa#2552's drift). Ticks never overlap, never start early and stop when cancelled.
-final class FixedDelayScheduler: TimedScheduler {
+final class FixedDelayScheduler: DispatchForwardingControl {
     let name = "fixed-delay"
-    private let inner = DispatchQueueScheduler(name: "fixed-delay")
+    let inner = DispatchQueueScheduler(name: "fixed-delay")
     var traits: SchedulerTraits { DispatchQueueScheduler.traits }
-    var now: SchedulerTime { inner.now }
-
-    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        inner.schedule { [self] in Schedulers.performAsCurrent(self, work) }
-    }
-
-    func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        inner.schedule(at: deadline) { [self] in Schedulers.performAsCurrent(self, work) }
-    }
 
     func schedule(
         at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void

@@ -3,19 +3,10 @@ import SchedulerKit
 
 /// A third-party scheduler that traps: a serial Dispatch scheduler whose repeating work is a failed precondition.
 /// Used to show that a crash in one rule fails that rule and the other rules still run.
-final class TrappingScheduler: TimedScheduler {
+final class TrappingScheduler: DispatchForwardingControl {
     let name = "trapping"
-    private let inner = DispatchQueueScheduler(name: "trapping")
+    let inner = DispatchQueueScheduler(name: "trapping")
     var traits: SchedulerTraits { DispatchQueueScheduler.traits }
-    var now: SchedulerTime { inner.now }
-
-    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        inner.schedule { [self] in Schedulers.performAsCurrent(self, work) }
-    }
-
-    func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        inner.schedule(at: deadline) { [self] in Schedulers.performAsCurrent(self, work) }
-    }
 
     func schedule(
         at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
