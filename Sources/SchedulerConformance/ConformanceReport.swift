@@ -141,7 +141,8 @@ public enum ConformanceReport {
     /// What each rule's mark means, for the rule lists.
     static let evidenceNote = """
         Each rule says how far its pass can be trusted. **Forced**: the check constructs the condition it looks for, so \
-        a scheduler with that defect fails it every run (each has a negative control that fails 20 of 20). \
+        a scheduler with that defect fails it every run (each has a negative control that fails 20 of 20, but S7: a \
+        permission, which no defect of a scheduler can break). \
         **Observed**: the defect shows only when a race goes its way; the rule names its trials, and a pass says \
         \"observed: 0 of N … went wrong; a defect that shows in more than 1 in N/3 would have failed this with 95 % \
         probability\". **Mixed**: a forced part and an observed one. Observed counts scaled by \

@@ -129,22 +129,28 @@ func dispatchRepeating(
     source.timer.schedule(
         deadline: start.dispatchTime, repeating: .nanoseconds(Int(step)),
         leeway: .nanoseconds(Int(leeway.nanosecondsChecked(argument: "leeway"))))
-    let lastSlot = Locked<Int64>(-1)
+    let served = Locked(ServedSlots())
     source.timer.setEventHandler {
         let elapsed = SchedulerTime.monotonicNow().nanoseconds - start.nanoseconds
-        guard elapsed >= 0 else { return }
-        let slot = elapsed / step
-        guard
-            lastSlot.withLock({ last in
-                defer { last = max(last, slot) }
-                return slot > last
-            })
-        else { return }
+        guard elapsed >= 0, served.withLock({ $0.admit(elapsed / step) }) else { return }
         Schedulers.performAsCurrent(scheduler) { _ = repeating.runTick() }
     }
     repeating.setOnEnd { source.timer.cancel() }
     source.timer.resume()
     return repeating
+}
+
+/// The grid slots a repeating Dispatch timer has served: each slot `k` (of `start + k·interval`) runs one tick, so
+/// an event Dispatch delivers for a slot already served (after a late one) runs nothing, nor does one for an
+/// earlier slot.
+struct ServedSlots {
+    private var last: Int64 = -1
+
+    /// Whether a tick runs for `slot`, the slot an event arrived in; records it as served.
+    mutating func admit(_ slot: Int64) -> Bool {
+        defer { last = max(last, slot) }
+        return slot > last
+    }
 }
 
 /// A Dispatch timer source that can cross threads.

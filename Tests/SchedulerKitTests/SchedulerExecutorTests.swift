@@ -66,6 +66,15 @@ private actor Account {
         #expect(account.executor.isIsolatingCurrentContext() == false)
     }
 
+    /// Executors over one scheduler are one execution context; over two schedulers they are not (a yes there would
+    /// let `assumeIsolated` pass on a thread that runs another scheduler's task).
+    @Test func executorsShareAnExecutionContextExactlyWhenTheyShareAScheduler() {
+        let (first, second) = (DispatchQueueScheduler(name: "first"), DispatchQueueScheduler(name: "second"))
+        let executor = SchedulerExecutor(first)
+        #expect(executor.isSameExclusiveExecutionContext(other: SchedulerExecutor(first)))
+        #expect(!executor.isSameExclusiveExecutionContext(other: SchedulerExecutor(second)))
+    }
+
     @Test func assumeIsolatedOutsideTraps() async {
         await #expect(processExitsWith: .failure) {
             let executor = SchedulerExecutor(DispatchQueueScheduler(name: "outside"))

@@ -101,6 +101,16 @@ import Testing
         #expect(finite.now == .zero + .seconds(5))
     }
 
+    /// Cancelled work never moves `now`, also when `run()` passes its deadline on the way to the end.
+    @Test func cancelledWorkNeverMovesTheClock() {
+        let scheduler = TestScheduler()
+        let cancelled = scheduler.schedule(after: .seconds(100)) {}
+        scheduler.schedule(after: .seconds(10)) {}
+        #expect(cancelled.cancel())
+        #expect(scheduler.run() == .drained(steps: 1))
+        #expect(scheduler.now == .zero + .seconds(10))
+    }
+
     @Test func aMillionRecursiveStepsInVirtualTime() {
         let scheduler = TestScheduler()
         let steps = Counter()

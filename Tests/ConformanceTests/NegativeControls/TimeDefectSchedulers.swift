@@ -45,36 +45,10 @@ final class FixedDelayScheduler: DispatchForwardingControl {
     func schedule(
         at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
     ) -> any Cancellable {
-        let ticks = Ticks()
-        arm(ticks, at: start, every: interval, work)
+        // The defect: the next tick is due one interval after this one ended, not after it was due.
+        let ticks = OneShotTimerChain(stopsWhenCancelled: true)
+        ticks.arm(on: self, at: start, next: { _, now in now + interval }, work)
         return ticks
-    }
-
-    private func arm(
-        _ ticks: Ticks, at due: SchedulerTime, every interval: Duration, _ work: @escaping @Sendable () -> Void
-    ) {
-        ticks.pending.withLock { pending in
-            guard !ticks.isCancelled else { return }
-            // Weak: ticks must not keep the scheduler alive.
-            pending = inner.schedule(at: due) { [weak self] in
-                guard let self, !ticks.isCancelled else { return }
-                Schedulers.performAsCurrent(self, work)
-                // The defect: the next tick is due one interval after this one ended, not after it was due.
-                arm(ticks, at: now + interval, every: interval, work)
-            }
-        }
-    }
-
-    private final class Ticks: Cancellable {
-        let pending = Locked<(any Cancellable)?>(nil)
-        private let cancelled = Atomic<Bool>(false)
-
-        func cancel() -> Bool {
-            guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return false }
-            _ = pending.withLock { $0 }?.cancel()
-            return true
-        }
-        var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
     }
 }
 

@@ -1,0 +1,45 @@
+import Testing
+
+@_spi(Bench) @testable import SchedulerKit
+
+/// The hand-off of a task queue's ownership, step by step on one thread: a producer's push that lands while the
+/// owner still owns the queue (so the push does not take it) must be seen by the owner's `relinquish`, whatever the
+/// queue's links look like at that moment. The threaded race in `TaskQueueTests` hits these states only by chance.
+@Suite struct TaskQueueOwnershipTests {
+    /// The owner has just popped the last node (the stub is back at the head) when a push arrives: giving ownership
+    /// back must notice it and take the queue again, or the pushed task is stranded with nobody to run it.
+    @Test func aPushAfterTheLastPopIsNotLostWhenOwnershipIsGivenBack() {
+        let queue = TaskQueue()
+        #expect(queue.push(ScheduledWork {}))  // the idle queue: this producer takes ownership
+        #expect(queue.pop() != nil)
+        #expect(queue.pop() == nil)
+        #expect(!queue.push(ScheduledWork {}))  // still owned: the push leaves the hand-off to the owner
+        #expect(queue.relinquish(), "relinquish lost the task pushed after the last pop")
+        #expect(queue.pop() != nil)
+        #expect(queue.pop() == nil)
+        #expect(!queue.relinquish())
+        #expect(queue.push(ScheduledWork {}), "a push to the released, empty queue takes ownership")
+    }
+
+    /// Before any pop: the owner gives the queue back while nodes are still in it; it keeps ownership.
+    @Test func relinquishWithNodesLeftKeepsOwnership() {
+        let queue = TaskQueue()
+        #expect(queue.push(ScheduledWork {}))
+        #expect(!queue.push(ScheduledWork {}))
+        #expect(queue.relinquish())
+        #expect(queue.pop() != nil && queue.pop() != nil)
+        #expect(queue.pop() == nil)
+        #expect(!queue.relinquish())
+    }
+}
+
+/// A repeating Dispatch timer runs one tick per grid slot, however Dispatch delivers its events.
+@Suite struct ServedSlotsTests {
+    @Test func eachSlotRunsOneTickAndNeverAfterALaterOne() {
+        var served = ServedSlots()
+        // A second event in slot 0; a late event in slot 2 (slot 1 was missed and is not made up); then 1 and 2 again.
+        let slots: [Int64] = [0, 0, 2, 1, 2, 3]
+        let ran = slots.map { served.admit($0) }
+        #expect(ran == [true, false, true, false, false, true])
+    }
+}
