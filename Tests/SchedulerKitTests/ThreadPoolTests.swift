@@ -101,7 +101,7 @@ import Testing
             let arrived = Counter()
             for name in ["a", "b"] {
                 pool.makeScheduler(name: name).schedule {
-                    workers.update { $0.insert(Self.threadID()) }
+                    workers.update { $0.insert(KernelThread.currentID()) }
                     arrived.increment()
                     _ = eventually { arrived.value == 2 }
                 }
@@ -112,14 +112,8 @@ import Testing
         // Its workers end too: freeing the pool object while its threads live on would leak them. (By thread id, not
         // by name: a thread that a worker starts, Dispatch's among them, inherits the worker's name on Linux.)
         #expect(
-            eventually { workers.value.allSatisfy { !FileManager.default.fileExists(atPath: "/proc/self/task/\($0)") } }
+            eventually { workers.value.allSatisfy { !KernelThread.exists($0) } }
         )
-    }
-
-    /// The calling thread's id, as /proc/thread-self names it ("<pid>/task/<tid>").
-    static func threadID() -> String {
-        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
-        return String(link.split(separator: "/").last ?? "")
     }
 
     @Test func pendingWorkKeepsTheSchedulerAliveAndRuns() {

@@ -67,20 +67,14 @@ import Testing
         defer { pool.shutdown() }
         let scheduler = pool.makeScheduler(name: "idle")
         let worker = Shared<String>("")
-        scheduler.schedule { worker.set(ThreadPoolTests.threadID()) }
+        scheduler.schedule { worker.set(KernelThread.currentID()) }
         #expect(drain(scheduler))
         let pending = scheduler.schedule(after: .seconds(60)) {}
         defer { pending.cancel() }
         pause(milliseconds: 50)  // past its spin, now waiting for the timer
-        let before = try Self.cpuNanoseconds(ofThread: worker.value)
+        let before = try KernelThread.cpuNanoseconds(worker.value)
         pause(milliseconds: 400)
-        let used = try Self.cpuNanoseconds(ofThread: worker.value) - before
+        let used = try KernelThread.cpuNanoseconds(worker.value) - before
         #expect(used < 100_000_000, "the idle worker used \(used / 1_000_000) ms of CPU in 400 ms: it spins")
-    }
-
-    /// CPU time a thread of this process has used, in nanoseconds (the first field of its schedstat).
-    static func cpuNanoseconds(ofThread id: String) throws -> Int {
-        let text = try String(contentsOfFile: "/proc/self/task/\(id)/schedstat", encoding: .utf8)
-        return Int(text.split(separator: " ").first ?? "") ?? 0
     }
 }

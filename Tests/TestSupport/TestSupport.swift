@@ -112,6 +112,24 @@ public func waited(_ semaphore: DispatchSemaphore, timeout: Duration = patience)
 /// Sleeps the calling thread (for "nothing more happens" checks, never for speed).
 public func pause(milliseconds: Int) { usleep(useconds_t(milliseconds * 1_000)) }
 
+/// A thread of this process as the kernel sees it (Linux `/proc`): for tests that follow a scheduler's own threads.
+public enum KernelThread {
+    /// The calling thread's id, as /proc/thread-self names it ("<pid>/task/<tid>").
+    public static func currentID() -> String {
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+        return String(link.split(separator: "/").last ?? "")
+    }
+
+    /// Whether the thread with this id still runs.
+    public static func exists(_ id: String) -> Bool { FileManager.default.fileExists(atPath: "/proc/self/task/\(id)") }
+
+    /// CPU time the thread has used, in nanoseconds (the first field of its schedstat): no other load can raise it.
+    public static func cpuNanoseconds(_ id: String) throws -> Int {
+        let text = try String(contentsOfFile: "/proc/self/task/\(id)/schedstat", encoding: .utf8)
+        return Int(text.split(separator: " ").first ?? "") ?? 0
+    }
+}
+
 /// A new empty folder under the system's temporary folder.
 public func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-tests-\(UUID().uuidString)")
