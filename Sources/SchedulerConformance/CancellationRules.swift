@@ -55,7 +55,8 @@ enum CancellationRules {
         id: "C2", family: .cancellation,
         evidence: .mixed(
             forced: "cancel after a task ran", trials: races,
-            trial: "races of cancel against the task's start (20 000 more with delayed work on a timed scheduler)"),
+            trial: "races of cancel against the task's start (20 000 more with delayed work on a timed scheduler)",
+            round: raceRound),
         statement:
             "cancel() returns true exactly when the task will never run, also when it races the task's start (100 000 races; on a timed scheduler 20 000 more with delayed work due within 20 µs).",
         why:
@@ -81,95 +82,95 @@ enum CancellationRules {
         return note
     }
 
-    /// `count` times (a multiple of 1 000): `submit` a task, give it a short random head start, cancel it; then check
-    /// that every task ran exactly when its cancel() returned false. Returns "N of `count` races cancelled in time".
+    /// `count` races in rounds of ``raceRound`` (``ObservedTrials``: the rounds stop at the first that finds a lie,
+    /// or when half the rule's deadline is spent). Returns "N of M races cancelled in time".
     static func raceCancels(
         _ context: ConformanceContext, _ scheduler: any Scheduler, kind: String, count races: Int,
         submit: (@escaping @Sendable () -> Void) -> any Cancellable
     ) throws -> String {
+        var inTime = 0
+        let ran = try context.whileDriven(scheduler) {
+            try context.observe(races, inRoundsOf: raceRound) { round in
+                inTime += try raceCancels(context, scheduler, kind: kind, round.count, submit: submit)
+            }
+        }
+        return "\(grouped(inTime)) of \(grouped(ran)) races cancelled in time"
+    }
+
+    /// The races of one round: enough that a round's checks cost little beside its races.
+    static let raceRound = 10_000
+
+    /// One round of `races`: `submit` a task, give it a short random head start, cancel it; then check that every
+    /// task ran exactly when its cancel() returned false. Returns how many were cancelled in time.
+    private static func raceCancels(
+        _ context: ConformanceContext, _ scheduler: any Scheduler, kind: String, _ races: Int,
+        submit: (@escaping @Sendable () -> Void) -> any Cancellable
+    ) throws -> Int {
         let ran = Shared([Bool](repeating: false, count: races))
-        let cancelled = Shared([Bool](repeating: false, count: races))
+        var cancelled = [Bool](repeating: false, count: races)
         let ranCount = Counter()
         var falseCount = 0
         var generator = SystemRandomNumberGenerator()
-        try context.whileDriven(scheduler) {
-            for batch in stride(from: 0, to: races, by: 1_000) {
-                var results = [Bool](repeating: false, count: 1_000)
-                for offset in 0..<1_000 {
-                    let race = batch + offset
-                    let handle = submit {
-                        ran.update { $0[race] = true }
-                        ranCount.increment()
-                    }
-                    // A short random head start moves the cancel across the task's start.
-                    for _ in 0..<Int.random(in: 0..<64, using: &generator) { _ = stackAddress() }
-                    results[offset] = handle.cancel()
-                    if !results[offset] { falseCount += 1 }
-                }
-                cancelled.update { $0.replaceSubrange(batch..<batch + 1_000, with: results) }
+        for race in 0..<races {
+            let handle = submit {
+                ran.update { $0[race] = true }
+                ranCount.increment()
+            }
+            // A short random head start moves the cancel across the task's start.
+            for _ in 0..<Int.random(in: 0..<64, using: &generator) { _ = stackAddress() }
+            cancelled[race] = handle.cancel()
+            if !cancelled[race] { falseCount += 1 }
+            // Every 1 000 races, let the tasks that will run catch up, so the queue stays short.
+            if race % 1_000 == 999 || race == races - 1 {
                 let expected = falseCount
-                try context.waitUntil("the \(grouped(expected)) \(kind)s whose cancel() returned false", on: scheduler)
-                {
-                    ranCount.value >= expected
-                }
+                try context.waitUntil(
+                    "the \(grouped(expected)) \(kind)s whose cancel() returned false", on: scheduler
+                ) { ranCount.value >= expected }
             }
         }
+        // A task whose cancel() said true but that runs anyway may still be on its way.
         usleep(20_000)
         let ranFlags = ran.value
-        let cancelFlags = cancelled.value
-        let ranAnyway = (0..<races).filter { ranFlags[$0] && cancelFlags[$0] }
+        let ranAnyway = (0..<races).filter { ranFlags[$0] && cancelled[$0] }
         if let first = ranAnyway.first {
             throw RuleFailure(
                 "cancel() returned true but the \(kind) ran in \(grouped(ranAnyway.count)) of \(grouped(races)) races (first: race \(grouped(first + 1)))"
             )
         }
-        let neverRan = (0..<races).filter { !ranFlags[$0] && !cancelFlags[$0] }
+        let neverRan = (0..<races).filter { !ranFlags[$0] && !cancelled[$0] }
         if let first = neverRan.first {
             throw RuleFailure(
                 "cancel() returned false but the \(kind) never ran in \(grouped(neverRan.count)) of \(grouped(races)) races (first: race \(grouped(first + 1)))"
             )
         }
-        return "\(grouped(races - falseCount)) of \(grouped(races)) races cancelled in time"
+        return races - falseCount
     }
 
-    static let idempotent = ConformanceRule(
-        id: "C3", family: .cancellation,
-        evidence: .mixed(
-            forced:
-                "cancel of a running and of a finished task; a second cancel of delayed, repeating and recursive work",
-            trials: contestedTasks,
-            trial: "tasks cancelled by 8 threads at once"),
-        statement:
-            "cancel() is idempotent and thread-safe: of 8 racing cancels at most one returns true, cancelling a running or finished task returns false, and so does a second cancel of delayed, repeating or recursive work.",
-        why:
-            "Cancels race from several owners (a timeout, a disposal, a completion), and exactly one of them may act on \"cancelled\".",
-        catches: "A handle whose state is a plain flag.",
-        excludes: .threadConfined
-    ) { context in
-        let scheduler = context.makeScheduler()
-        let tasks = contestedTasks
+    /// C3's tasks per round (``ObservedTrials``).
+    static let contestedRound = 2_500
+
+    /// One round of C3: `tasks` tasks, each cancelled by every one of 8 threads at once; at most one cancel of each
+    /// returns true, and then the task never runs and says it is cancelled; a finished task's cancel says false.
+    private static func contest(_ context: ConformanceContext, _ scheduler: any Scheduler, _ tasks: Int) throws {
         let cancellers = 8
         let ran = Shared([Bool](repeating: false, count: tasks))
         let trues = Shared([Int](repeating: 0, count: tasks))
-        let handles = Shared<[any Cancellable]>([])
-        try context.whileDriven(scheduler) {
-            var made: [any Cancellable] = []
-            made.reserveCapacity(tasks)
-            for index in 0..<tasks { made.append(scheduler.schedule { ran.update { $0[index] = true } }) }
-            handles.update { $0 = made }
-            Producers.run(cancellers) { canceller in
-                let all = handles.value
-                for step in 0..<tasks {
-                    let index = (step + canceller * tasks / cancellers) % tasks
-                    if all[index].cancel() { trues.update { $0[index] += 1 } }
-                }
-            }
-            try context.waitUntil("the tasks nobody cancelled", on: scheduler) {
-                let ranFlags = ran.value
-                let counts = trues.value
-                return (0..<tasks).allSatisfy { ranFlags[$0] || counts[$0] > 0 }
+        var made: [any Cancellable] = []
+        made.reserveCapacity(tasks)
+        for index in 0..<tasks { made.append(scheduler.schedule { ran.update { $0[index] = true } }) }
+        let all = made
+        Producers.run(cancellers) { canceller in
+            for step in 0..<tasks {
+                let index = (step + canceller * tasks / cancellers) % tasks
+                if all[index].cancel() { trues.update { $0[index] += 1 } }
             }
         }
+        try context.waitUntil("the tasks nobody cancelled", on: scheduler) {
+            let ranFlags = ran.value
+            let counts = trues.value
+            return (0..<tasks).allSatisfy { ranFlags[$0] || counts[$0] > 0 }
+        }
+        // A task whose cancel() said true but that runs anyway may still be on its way.
         usleep(20_000)
         let ranFlags = ran.value
         let counts = trues.value
@@ -182,12 +183,33 @@ enum CancellationRules {
             throw RuleFailure(
                 "cancel() returned true but the task ran (task \(grouped(index + 1)) of \(grouped(tasks)))")
         }
-        let all = handles.value
         if let index = (0..<tasks).first(where: { counts[$0] == 1 && !all[$0].isCancelled }) {
             throw RuleFailure("isCancelled is false after cancel() returned true (task \(grouped(index + 1)))")
         }
         if let index = (0..<tasks).first(where: { ranFlags[$0] && all[$0].cancel() }) {
             throw RuleFailure("cancel() returned true for a finished task (task \(grouped(index + 1)))")
+        }
+    }
+
+    static let idempotent = ConformanceRule(
+        id: "C3", family: .cancellation,
+        evidence: .mixed(
+            forced:
+                "cancel of a running and of a finished task; a second cancel of delayed, repeating and recursive work",
+            trials: contestedTasks,
+            trial: "tasks cancelled by 8 threads at once", round: contestedRound),
+        statement:
+            "cancel() is idempotent and thread-safe: of 8 racing cancels at most one returns true, cancelling a running or finished task returns false, and so does a second cancel of delayed, repeating or recursive work.",
+        why:
+            "Cancels race from several owners (a timeout, a disposal, a completion), and exactly one of them may act on \"cancelled\".",
+        catches: "A handle whose state is a plain flag.",
+        excludes: .threadConfined
+    ) { context in
+        let scheduler = context.makeScheduler()
+        let contested = try context.whileDriven(scheduler) {
+            try context.observe(contestedTasks, inRoundsOf: contestedRound) { round in
+                try contest(context, scheduler, round.count)
+            }
         }
         // Every other kind of handle the API returns: a second cancel() says false.
         var others: [(kind: String, handle: any Cancellable)] = [("recursive", scheduler.scheduleRecursive { _ in })]
@@ -204,7 +226,8 @@ enum CancellationRules {
         }
         // A running task: only where the task runs off the caller's stack, so the caller can cancel meanwhile.
         guard context.backend.traits.contains(.asynchronous) || context.backend.traits.contains(.virtualTime) else {
-            return "running-task case not applicable: tasks run on the caller's stack"
+            return
+                "\(grouped(contested)) contested tasks; running-task case not applicable: tasks run on the caller's stack"
         }
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -219,6 +242,6 @@ enum CancellationRules {
             return result
         }
         try require(!result, "cancel() returned true while the task was running")
-        return ""
+        return "\(grouped(contested)) contested tasks"
     }
 }

@@ -141,20 +141,20 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
     /// or `deadline` (``RuleDeadline``): a check that does not finish in time fails as not finished.
     public func evaluate(_ rule: ConformanceRule, deadline: Duration? = nil) -> RuleResult {
         let started = ContinuousClock.now
-        let outcome: RuleOutcome
         if let settled = outcomeWithoutRunning(rule) {
-            outcome = settled
-        } else {
-            let watch = CheckWatch()
-            outcome = RuleDeadline.run(rule.id, deadline: deadline ?? rule.deadline, watch: watch, hangs: hangs) {
-                [self] in
-                let session = openSession(.conformance)
-                defer { session.tearDown() }
-                let context = ConformanceContext(backend: self, session: session, watch: watch)
-                return RuleJudgement.outcome(evidence: rule.evidence) { try rule.check(context) }
-            }
+            return RuleJudgement.result(rule.id, on: name, settled, since: started)
         }
-        return RuleJudgement.result(rule.id, on: name, outcome, since: started)
+        let watch = CheckWatch()
+        let deadline = deadline ?? rule.deadline
+        let observed = ObservedTrials(deadline: RuleDeadline.scaled(deadline))
+        let outcome = RuleDeadline.run(rule.id, deadline: deadline, watch: watch, hangs: hangs) { [self] in
+            let session = openSession(.conformance)
+            defer { session.tearDown() }
+            let context = ConformanceContext(backend: self, session: session, watch: watch, observed: observed)
+            return RuleJudgement.outcome(evidence: rule.evidence, observed: observed) { try rule.check(context) }
+        }
+        return RuleJudgement.result(
+            rule.id, on: name, outcome, since: started, trials: observed.count ?? rule.evidence.trials)
     }
 }
 

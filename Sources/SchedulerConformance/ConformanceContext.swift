@@ -20,11 +20,17 @@ public final class ConformanceContext: Sendable {
     private let session: ConformanceSession
     /// What the check is doing, for a verdict of not finished; tells an abandoned check to stop.
     let watch: CheckWatch
+    /// The trials an observed check ran in its rounds, and how long they may take (``observe(_:inRoundsOf:_:)``).
+    let observed: ObservedTrials
 
-    init(backend: ConformanceBackend, session: ConformanceSession, watch: CheckWatch = CheckWatch()) {
+    init(
+        backend: ConformanceBackend, session: ConformanceSession, watch: CheckWatch = CheckWatch(),
+        observed: ObservedTrials = ObservedTrials(deadline: RuleDeadline.standard)
+    ) {
         self.backend = backend
         self.session = session
         self.watch = watch
+        self.observed = observed
     }
 
     /// Whether the backend must be called from one thread only (``SchedulerTraits/threadConfined``): the check's.

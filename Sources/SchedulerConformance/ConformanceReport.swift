@@ -37,7 +37,9 @@ public enum ConformanceReport {
 
     // MARK: CSV
 
-    /// `evidence`: forced, observed or mixed (``RuleEvidence``); `trials`: the observed part's trials, empty if none.
+    /// `evidence`: forced, observed or mixed (``RuleEvidence``); `trials`: the observed trials the check ran (fewer than
+    /// the rule states when its rounds ran out of time, ``ObservedTrials``), empty for a forced rule or one that did
+    /// not run.
     public static let csvHeader = ["rule", "backend", "outcome", "detail", "seconds", "evidence", "trials"]
 
     public static func csv(_ results: [RuleResult]) -> String {
@@ -45,10 +47,11 @@ public enum ConformanceReport {
             [csvHeader]
                 + results.map { result in
                     let evidence = RuleEvidence.of(result.ruleID)
+                    let stated = result.outcome.ranTheCheck ? evidence?.trials : nil
                     return [
                         result.ruleID, result.backendName, result.outcome.label, result.outcome.detail,
                         String(format: "%.3f", result.seconds), evidence?.kind ?? "",
-                        evidence?.trials.map(String.init) ?? "",
+                        (result.trials ?? stated).map(String.init) ?? "",
                     ]
                 })
     }
@@ -145,7 +148,9 @@ public enum ConformanceReport {
         permission, which no defect of a scheduler can break). \
         **Observed**: the defect shows only when a race goes its way; the rule names its trials, and a pass says \
         \"observed: 0 of N … went wrong; a defect that shows in more than 1 in N/3 would have failed this with 95 % \
-        probability\". **Mixed**: a forced part and an observed one. Observed counts scaled by \
+        probability\". **Mixed**: a forced part and an observed one. A rule *in rounds of R* looks after every R \
+        trials and stops at the first round that finds the defect, at its N trials, or once half its deadline has \
+        passed; its verdict then counts the trials that ran. Observed counts scaled by \
         `SCHEDULERKIT_CONFORMANCE_SCALE` are given at scale 1. Every check has a deadline (90 s; 180 s for S1, S4, C2, \
         R2, R3, T6 and E1): one that does not finish fails as not finished (`Docs/Conformance.md`).
 

@@ -122,6 +122,14 @@ public enum RuleOutcome: Sendable, Equatable {
         }
     }
 
+    /// Whether the check ran (passed or failed), as opposed to a verdict given without running it.
+    public var ranTheCheck: Bool {
+        switch self {
+        case .passed, .failed: true
+        case .declared, .notApplicable: false
+        }
+    }
+
     public var isFailure: Bool {
         if case .failed = self { return true }
         return false
@@ -137,12 +145,15 @@ public struct RuleResult: Sendable, CustomStringConvertible {
     public let backendName: String
     public let outcome: RuleOutcome
     public let seconds: Double
+    /// The observed trials the check ran (``ObservedTrials``), nil for a forced rule or one that did not run.
+    public let trials: Int?
 
-    public init(ruleID: String, backendName: String, outcome: RuleOutcome, seconds: Double) {
+    public init(ruleID: String, backendName: String, outcome: RuleOutcome, seconds: Double, trials: Int? = nil) {
         self.ruleID = ruleID
         self.backendName = backendName
         self.outcome = outcome
         self.seconds = seconds
+        self.trials = trials
     }
 
     public var description: String {

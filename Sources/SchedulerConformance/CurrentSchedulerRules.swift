@@ -6,6 +6,8 @@ import Synchronization
 enum CurrentSchedulerRules {
     /// K2's rounds.
     static let leakRounds = 10_000
+    /// K2's rounds per round of checks (``ObservedTrials``).
+    static let leakRound = 2_500
     /// K4's create-use-destroy cycles.
     static let addressCycles = 100
 
@@ -62,7 +64,8 @@ enum CurrentSchedulerRules {
         id: "K2", family: .currentScheduler,
         evidence: .observed(
             trials: leakRounds,
-            trial: "rounds of two schedulers and a raw Dispatch block that might see a leaked current scheduler"),
+            trial: "rounds of two schedulers and a raw Dispatch block that might see a leaked current scheduler",
+            round: leakRound),
         statement:
             "The current scheduler never leaks: after a task, its thread reads nil again, so another scheduler's task or a raw Dispatch block on the same threads sees the right value.",
         why:
@@ -72,7 +75,6 @@ enum CurrentSchedulerRules {
     ) { context in
         let a = context.makeScheduler()
         let b = context.makeScheduler()
-        let rounds = leakRounds
         let wrong = Shared<[String]>([])
         let done = Counter()
         @Sendable func expect(_ label: String, _ scheduler: (any Scheduler)?) {
@@ -81,25 +83,28 @@ enum CurrentSchedulerRules {
             if !right { wrong.update { $0.append(label) } }
             done.increment()
         }
-        context.whileDriven(a) {
-            for _ in 0..<rounds {
-                a.schedule { expect("a task of A read another scheduler", a) }
-                b.schedule { expect("a task of B read another scheduler", b) }
-                DispatchQueue.global().async { expect("a raw Dispatch block read a scheduler", nil) }
-                if Schedulers.current != nil {
-                    wrong.update { $0.append("the submitting thread read a scheduler after schedule returned") }
+        try context.observe(leakRounds, inRoundsOf: leakRound) { round in
+            context.whileDriven(a) {
+                for _ in round {
+                    a.schedule { expect("a task of A read another scheduler", a) }
+                    b.schedule { expect("a task of B read another scheduler", b) }
+                    DispatchQueue.global().async { expect("a raw Dispatch block read a scheduler", nil) }
+                    if Schedulers.current != nil {
+                        wrong.update { $0.append("the submitting thread read a scheduler after schedule returned") }
+                    }
                 }
             }
+            let reads = round.upperBound * 3
+            // Waiting drives A; on virtual time B needs driving too.
+            try context.waitUntil("\(grouped(reads)) tasks", on: a) {
+                (b as? any VirtualTimeDriver)?.advance(by: .zero)
+                return done.value >= reads
+            }
+            let found = wrong.value
+            try require(
+                found.isEmpty,
+                "\(grouped(found.count)) of \(grouped(reads)) reads were wrong; first: \(found.first ?? "")")
         }
-        // Waiting drives A; on virtual time B needs driving too.
-        try context.waitUntil("\(grouped(rounds * 3)) tasks", on: a) {
-            (b as? any VirtualTimeDriver)?.advance(by: .zero)
-            return done.value >= rounds * 3
-        }
-        let found = wrong.value
-        try require(
-            found.isEmpty,
-            "\(grouped(found.count)) of \(grouped(rounds * 3)) reads were wrong; first: \(found.first ?? "")")
         return ""
     }
 

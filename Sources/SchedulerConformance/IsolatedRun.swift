@@ -108,12 +108,13 @@ public struct IsolatedRun: Sendable {
     static let linePrefix = "conformance-result\t"
 
     /// The line a child prints for one finished rule: plain text a person can read, tab-separated (rule, backend,
-    /// outcome, seconds, detail), with tabs, newlines and backslashes in the detail written as `\t`, `\n`, `\\`.
+    /// outcome, seconds, observed trials or empty, detail), with tabs, newlines and backslashes in the detail written
+    /// as `\t`, `\n`, `\\`.
     public static func line(for result: RuleResult) -> String {
         linePrefix
             + [
                 result.ruleID, result.backendName, result.outcome.label, String(result.seconds),
-                escaped(result.outcome.detail),
+                result.trials.map(String.init) ?? "", escaped(result.outcome.detail),
             ]
             .joined(separator: "\t")
     }
@@ -121,9 +122,10 @@ public struct IsolatedRun: Sendable {
     static func result(from line: Substring) -> RuleResult? {
         guard line.hasPrefix(linePrefix) else { return nil }
         let fields = line.dropFirst(linePrefix.count).split(
-            separator: "\t", maxSplits: 4, omittingEmptySubsequences: false)
-        guard fields.count == 5, let seconds = Double(fields[3]) else { return nil }
-        let (id, name, detail) = (String(fields[0]), String(fields[1]), unescaped(fields[4]))
+            separator: "\t", maxSplits: 5, omittingEmptySubsequences: false)
+        guard fields.count == 6, let seconds = Double(fields[3]) else { return nil }
+        let trials = fields[4].isEmpty ? nil : Int(fields[4])
+        let (id, name, detail) = (String(fields[0]), String(fields[1]), unescaped(fields[5]))
         let outcome: RuleOutcome
         switch fields[2] {
         case "passed": outcome = .passed(note: detail)
@@ -132,7 +134,7 @@ public struct IsolatedRun: Sendable {
         case "n/a": outcome = .notApplicable
         default: return nil
         }
-        return RuleResult(ruleID: id, backendName: name, outcome: outcome, seconds: seconds)
+        return RuleResult(ruleID: id, backendName: name, outcome: outcome, seconds: seconds, trials: trials)
     }
 
     static func escaped(_ text: String) -> String {

@@ -21,6 +21,20 @@ enum RuleJudgement {
         }
     }
 
+    /// As above, where the check may have run its trials in rounds (``ObservedTrials``): the note then carries the
+    /// trials that ran, not the target, and says when the rounds stopped short of it.
+    static func outcome(
+        evidence: RuleEvidence, observed: ObservedTrials, _ check: () throws -> String
+    ) -> RuleOutcome {
+        do {
+            let note = try check()
+            return .passed(
+                note: evidence.joined(to: note, trials: observed.count, shortOf: observed.shortOf, in: observed.budget))
+        } catch {
+            return failure(error)
+        }
+    }
+
     /// As above, for an `async` check.
     static func outcome(evidence: RuleEvidence, _ check: () async throws -> String) async -> RuleOutcome {
         do {
@@ -36,11 +50,15 @@ enum RuleJudgement {
     }
 
     /// The result of `ruleID` on `subject`, timed from `started`.
+    /// `trials`: the observed trials that ran (nil for a forced rule); kept only for a verdict that ran the check.
     static func result(
-        _ ruleID: String, on subject: String, _ outcome: RuleOutcome, since started: ContinuousClock.Instant
+        _ ruleID: String, on subject: String, _ outcome: RuleOutcome, since started: ContinuousClock.Instant,
+        trials: Int? = nil
     ) -> RuleResult {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return RuleResult(ruleID: ruleID, backendName: subject, outcome: outcome, seconds: seconds)
+        return RuleResult(
+            ruleID: ruleID, backendName: subject, outcome: outcome, seconds: seconds,
+            trials: outcome.ranTheCheck ? trials : nil)
     }
 }

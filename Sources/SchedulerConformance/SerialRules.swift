@@ -10,28 +10,42 @@ enum SerialRules {
 
     static let total = producers * tasksPerProducer
 
-    /// Floods `scheduler` with `producers × tasksPerProducer` tasks from threads released together, each running
-    /// `body(producer, index)`, and waits until all of them ran.
+    /// The tasks of one round of a flood (``ObservedTrials``), `producers` × 6 250.
+    static let floodRound = 25_000
+
+    /// Floods `scheduler` with `total` tasks in rounds of ``floodRound``: in each, `producers` threads released
+    /// together submit their share, each task running `body(producer, index)` (`index` counts one producer's tasks
+    /// across rounds); once all of a round's tasks ran, `check(tasksSoFar)` looks for the defect. Returns the tasks
+    /// run (fewer than `total` when half the rule's deadline was spent first).
+    @discardableResult
     static func flood(
         _ context: ConformanceContext, _ scheduler: any Scheduler,
-        _ body: @escaping @Sendable (_ producer: Int, _ index: Int) -> Void
-    ) throws {
+        _ body: @escaping @Sendable (_ producer: Int, _ index: Int) -> Void,
+        afterEachRound check: (_ tasksSoFar: Int) throws -> Void = { _ in }
+    ) throws -> Int {
         let ran = Counter()
-        context.whileDriven(scheduler) {
-            Producers.run(producers) { producer in
-                for index in 0..<tasksPerProducer {
-                    scheduler.schedule {
-                        body(producer, index)
-                        ran.increment()
+        return try context.observe(total, inRoundsOf: floodRound) { round in
+            let first = round.lowerBound / producers
+            let each = round.count / producers
+            context.whileDriven(scheduler) {
+                Producers.run(producers) { producer in
+                    for index in first..<first + each {
+                        scheduler.schedule {
+                            body(producer, index)
+                            ran.increment()
+                        }
                     }
                 }
             }
+            let expected = round.upperBound
+            try context.waitUntil("all \(grouped(expected)) tasks", on: scheduler) { ran.value == expected }
+            try check(expected)
         }
-        try context.waitUntil("all \(grouped(total)) tasks", on: scheduler) { ran.value == total }
     }
 
-    /// S3's ping-pongs between two threads.
+    /// S3's ping-pongs between two threads, and those of one round (``ObservedTrials``).
     static let causalRounds = 10_000
+    static let causalRound = 2_500
 
     static let all: [ConformanceRule] = [
         exclusion, fifoPerProducer, causalFIFO, happensBefore, asynchrony, fairSharing, scope,
@@ -41,7 +55,7 @@ enum SerialRules {
         id: "S1", family: .serial,
         evidence: .mixed(
             forced: "2 rounds in which a running task waits for the next one to start", trials: total,
-            trial: "tasks from 4 threads that might overlap"),
+            trial: "tasks from 4 threads that might overlap", round: floodRound),
         statement:
             "Two tasks of one scheduler never run at the same time, whichever threads submitted them: a task that waits (300 ms at most) for a second one to start sees it start only after it returned (2 rounds), and 100 000 tasks from 4 threads never overlap.",
         why:
@@ -80,21 +94,23 @@ enum SerialRules {
         }
         let inFlight = Counter()
         let overlaps = Counter()
-        try flood(context, scheduler) { _, index in
+        let flooded = try flood(context, scheduler) { _, index in
             if inFlight.increment() != 1 { overlaps.increment() }
             // Every 500th task stays a while, so an overlapping scheduler is caught in the act.
             if index % 500 == 0 { usleep(200) }
             inFlight.decrement()
+        } afterEachRound: { tasks in
+            try require(
+                overlaps.value == 0,
+                "\(grouped(overlaps.value)) of \(grouped(tasks)) tasks started while another task was running")
         }
-        try require(
-            overlaps.value == 0,
-            "\(grouped(overlaps.value)) of \(grouped(total)) tasks started while another task was running")
-        return "\(rounds) forced rounds; \(grouped(total)) tasks from \(producers) producers"
+        return "\(rounds) forced rounds; \(grouped(flooded)) tasks from \(producers) producers"
     }
 
     static let fifoPerProducer = ConformanceRule(
         id: "S2", family: .serial,
-        evidence: .observed(trials: total, trial: "tasks from 4 threads that might run out of their thread's order"),
+        evidence: .observed(
+            trials: total, trial: "tasks from 4 threads that might run out of their thread's order", round: floodRound),
         statement:
             "Tasks submitted by one thread run in the order that thread submitted them, also while other threads submit.",
         why: "The events of one stream must arrive in the order they were sent.",
@@ -114,15 +130,17 @@ enum SerialRules {
                 }
                 last[producer] = index
             }
+        } afterEachRound: { _ in
+            let found = inversions.value
+            try require(found.isEmpty, "\(grouped(found.count)) out-of-order tasks, first: \(found.first ?? "")")
         }
-        let found = inversions.value
-        try require(found.isEmpty, "\(grouped(found.count)) out-of-order tasks, first: \(found.first ?? "")")
         return ""
     }
 
     static let causalFIFO = ConformanceRule(
         id: "S3", family: .serial,
-        evidence: .observed(trials: causalRounds, trial: "cross-thread pairs whose second might overtake the first"),
+        evidence: .observed(
+            trials: causalRounds, trial: "cross-thread pairs whose second might overtake the first", round: causalRound),
         statement: "If schedule(a) returned before another thread called schedule(b), a runs before b.",
         why:
             "Code hands work across threads and expects the order it caused: a value sent after another must not be delivered before it.",
@@ -130,34 +148,37 @@ enum SerialRules {
         requires: .serial, excludes: .threadConfined
     ) { context in
         let scheduler = context.makeScheduler()
-        let rounds = causalRounds
-        let order = Shared<[Int]>([])
-        order.update { $0.reserveCapacity(rounds * 2) }
-        let turns = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
-        context.whileDriven(scheduler) {
-            Producers.run(2) { side in
-                for round in 0..<rounds {
-                    if side == 1 { turns[1].wait() }
-                    let sequence = round * 2 + side
-                    scheduler.schedule { order.append(sequence) }
-                    turns[1 - side].signal()
-                    if side == 0 { turns[0].wait() }
+        let pingPongs = try context.observe(causalRounds, inRoundsOf: causalRound) { round in
+            let rounds = round.count
+            let order = Shared<[Int]>([])
+            order.update { $0.reserveCapacity(rounds * 2) }
+            let turns = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+            context.whileDriven(scheduler) {
+                Producers.run(2) { side in
+                    for round in 0..<rounds {
+                        if side == 1 { turns[1].wait() }
+                        let sequence = round * 2 + side
+                        scheduler.schedule { order.append(sequence) }
+                        turns[1 - side].signal()
+                        if side == 0 { turns[0].wait() }
+                    }
                 }
             }
+            try context.waitUntil("all \(grouped(rounds * 2)) tasks", on: scheduler) { order.value.count == rounds * 2 }
+            let ran = order.value
+            if let bad = ran.indices.first(where: { ran[$0] != $0 }) {
+                throw RuleFailure(
+                    "task \(grouped(ran[bad])) ran in place \(grouped(bad)) of \(grouped(ran.count)) "
+                        + "(it was scheduled after the task it overtook had been scheduled on the other thread)")
+            }
         }
-        try context.waitUntil("all \(grouped(rounds * 2)) tasks", on: scheduler) { order.value.count == rounds * 2 }
-        let ran = order.value
-        if let bad = ran.indices.first(where: { ran[$0] != $0 }) {
-            throw RuleFailure(
-                "task \(grouped(ran[bad])) ran in place \(grouped(bad)) of \(grouped(ran.count)) "
-                    + "(it was scheduled after the task it overtook had been scheduled on the other thread)")
-        }
-        return "\(grouped(rounds)) ping-pongs between 2 threads"
+        return "\(grouped(pingPongs)) ping-pongs between 2 threads"
     }
 
     static let happensBefore = ConformanceRule(
         id: "S4", family: .serial,
-        evidence: .observed(trials: total, trial: "unsynchronised increments from 4 threads that might be lost"),
+        evidence: .observed(
+            trials: total, trial: "unsynchronised increments from 4 threads that might be lost", round: floodRound),
         statement:
             "Each task sees every write made before it was scheduled and by the tasks before it, with no lock of its own: a plain counter bumped by 100 000 tasks from 4 threads comes out exact.",
         why:
@@ -168,12 +189,15 @@ enum SerialRules {
     ) { context in
         let scheduler = context.makeScheduler()
         let state = PlainCounter()
-        try flood(context, scheduler) { _, _ in state.value += 1 }
-        // Read on a task of the scheduler: the scheduler's own ordering is what makes this read safe.
-        let result = Shared(0)
-        try runAsTask(context, on: scheduler, "the reading task") { result.update { $0 = state.value } }
-        try require(
-            result.value == total, "plain counter is \(grouped(result.value)) after \(grouped(total)) increments")
+        try flood(context, scheduler) { _, _ in
+            state.value += 1
+        } afterEachRound: { tasks in
+            // Read on a task of the scheduler: the scheduler's own ordering is what makes this read safe.
+            let result = Shared(0)
+            try runAsTask(context, on: scheduler, "the reading task") { result.update { $0 = state.value } }
+            try require(
+                result.value == tasks, "plain counter is \(grouped(result.value)) after \(grouped(tasks)) increments")
+        }
         return ""
     }
 

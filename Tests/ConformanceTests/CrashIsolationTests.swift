@@ -13,18 +13,20 @@ extension Conformance {
         func childLinesAreReadableText() {
             let detail = "two\tcolumns, a back\\slash,\nand a second line"
             let result = RuleResult(
-                ruleID: "C2", backendName: "My Scheduler", outcome: .failed(detail: detail), seconds: 0.25)
+                ruleID: "C2", backendName: "My Scheduler", outcome: .failed(detail: detail), seconds: 0.25,
+                trials: 30_000)
             let line = IsolatedRun.line(for: result)
             #expect(
                 line
-                    == "conformance-result\tC2\tMy Scheduler\tfailed\t0.25\ttwo\\tcolumns, a back\\\\slash,\\nand a second line"
+                    == "conformance-result\tC2\tMy Scheduler\tfailed\t0.25\t30000\ttwo\\tcolumns, a back\\\\slash,\\nand a second line"
             )
             var run = IsolatedRun(backend: TrappingScheduler.backend, rules: [ConformanceRules.rule("C2")!])
             let own = RuleResult(
                 ruleID: "C2", backendName: TrappingScheduler.backend.name, outcome: .failed(detail: detail),
-                seconds: 0.25)
+                seconds: 0.25, trials: 30_000)
             run.absorb(output: IsolatedRun.line(for: own) + "\n", crash: nil)
             #expect(run.results.first?.outcome == .failed(detail: detail))
+            #expect(run.results.first?.trials == 30_000, "the trials a child ran reach the parent")
         }
 
         /// As `bench conformance` runs its children (``IsolatedRun/runAll(rules:backends:executable:arguments:progress:)``):

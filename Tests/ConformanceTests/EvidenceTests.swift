@@ -13,12 +13,16 @@ extension Conformance {
                 #expect(RuleEvidence.of(id) == evidence, "\(id)")
                 switch evidence {
                 case .forced: #expect(evidence.trials == nil && evidence.passNote.isEmpty, "\(id)")
-                case .observed(let trials, let trial), .mixed(_, let trials, let trial):
+                case .observed(let trials, let trial, let round), .mixed(_, let trials, let trial, let round):
                     #expect(trials >= 100 && !trial.isEmpty, "\(id): \(trials) \(trial)")
+                    #expect(round.map { $0 > 0 } ?? true, "\(id): rounds of \(round ?? 0)")
                 }
             }
-            // The races users saw flip between runs are observed, and say so.
-            for id in ["C2", "C3", "S2", "S3", "S4"] { #expect(RuleEvidence.of(id)?.kind != "forced", "\(id)") }
+            // The races users saw flip between runs are observed, say so, and run in rounds until one finds the defect.
+            for id in ["C2", "C3", "S2", "S3", "S4"] {
+                #expect(RuleEvidence.of(id)?.kind != "forced", "\(id)")
+                #expect(RuleEvidence.of(id)?.round != nil, "\(id)")
+            }
             for id in ["T2", "V5", "K5", "K6", "S5", "T4"] { #expect(RuleEvidence.of(id)?.kind != "observed", "\(id)") }
         }
 
