@@ -58,7 +58,15 @@ struct ABCommand: ParsableCommand {
     @Option(name: .long, help: "Folder that receives the comparison's folder.")
     var output: String = "Results/ab"
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Exit 1 when a cell or an exact count reads slower (slower), or also when a cell stays undecided "
+                + "(slower-or-undecided): a gate for CI. Default: exit 0 whatever the verdicts."))
+    var failOn: String?
+
     func run() throws {
+        let gate = try Selection.gate(failOn)
         var request = ABRequest(baseline: baseline)
         request.backends = try Selection.backends(backend)
         request.workloads = workload == ["all"] ? nil : try Selection.workloads(workload) ?? ABRequest.defaultWorkloads
@@ -79,6 +87,14 @@ struct ABCommand: ParsableCommand {
         print(
             "\nWrote \(outcome.folder.path)/AB.md, ab.csv\(outcome.instructions == nil ? "" : ", instructions.csv") "
                 + "and pairs.csv.")
+        guard let gate else { return }
+        let trips = gate.trips(outcome.analysis, instructions: outcome.instructions)
+        guard trips.isEmpty else {
+            print("\n--fail-on \(gate.rawValue): \(trips.count) cell(s) tripped the gate:")
+            for trip in trips { print("  \(trip)") }
+            throw ExitCode(1)
+        }
+        print("\n--fail-on \(gate.rawValue): no cell tripped the gate.")
     }
 }
 

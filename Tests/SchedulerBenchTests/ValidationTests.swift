@@ -35,6 +35,9 @@ import Testing
             Self.message { _ = try Selection.backends(["nope"]) }.contains(
                 "unknown backend 'nope'; choose from dispatch"))
         #expect(Self.message { _ = try Selection.workloads(["W99"]) }.contains("unknown workload 'W99'"))
+        // The choices come from the catalog, so a new workload is listed without editing the message.
+        #expect(
+            Self.message { _ = try Selection.workloads(["W99"]) }.contains("W1…\(Workload.all.last!.id.rawValue) or"))
         #expect((try? Selection.workloads(["w4,fan-out"])) == [.pingPong, .fanOut])
         #expect((try? Selection.backends([])) == .some(nil))
     }

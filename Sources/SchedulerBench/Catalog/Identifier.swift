@@ -22,7 +22,7 @@ public enum GoalKind: IdentifierKind {}
 
 /// A backend under test or a reference row (`dispatch`, `raw-dispatch`, …).
 public typealias BackendID = Identifier<BackendKind>
-/// A workload (`W1` … `W14`).
+/// A workload (`W1`, `W2`, …: `Workload.all`).
 public typealias WorkloadID = Identifier<WorkloadKind>
 /// A workload parameter (`tasks`, `producers`, …).
 public typealias ParameterName = Identifier<ParameterKind>

@@ -16,8 +16,9 @@ public enum Selection {
     public static func workloads(_ names: [String]) throws -> [WorkloadID]? {
         try resolve(names) { name in
             guard let workload = Workload.named(name) else {
+                let ids = "\(Workload.all.first!.id.rawValue)…\(Workload.all.last!.id.rawValue)"
                 throw BenchError(
-                    "unknown workload '\(name)'; choose from W1…W14 or "
+                    "unknown workload '\(name)'; choose from \(ids) or "
                         + "\(Workload.all.map(\.name).joined(separator: ", ")) (see bench list)")
             }
             return workload.id
@@ -31,6 +32,17 @@ public enum Selection {
             )
         }
         return pairing
+    }
+
+    /// `bench ab --fail-on`: nil when not given.
+    public static func gate(_ text: String?) throws -> ABGate? {
+        guard let text else { return nil }
+        guard let gate = ABGate(rawValue: text) else {
+            throw BenchError(
+                "unknown --fail-on '\(text)'; pass --fail-on \(ABGate.allCases.map(\.rawValue).joined(separator: " or "))"
+            )
+        }
+        return gate
     }
 
     public static func cpus(_ text: String?) throws -> CPUSet? {
