@@ -38,7 +38,7 @@ public enum ConformanceReport {
     // MARK: CSV
 
     /// `evidence`: forced, observed or mixed (``RuleEvidence``); `trials`: the observed trials the check ran (fewer than
-    /// the rule states when its rounds ran out of time, ``ObservedTrials``), empty for a forced rule or one that did
+    /// the rule states when its rounds ran out of time, `ObservedTrials`), empty for a forced rule or one that did
     /// not run.
     public static let csvHeader = ["rule", "backend", "outcome", "detail", "seconds", "evidence", "trials"]
 

@@ -145,7 +145,7 @@ public struct RuleResult: Sendable, CustomStringConvertible {
     public let backendName: String
     public let outcome: RuleOutcome
     public let seconds: Double
-    /// The observed trials the check ran (``ObservedTrials``), nil for a forced rule or one that did not run.
+    /// The observed trials the check ran (`ObservedTrials`), nil for a forced rule or one that did not run.
     public let trials: Int?
 
     public init(ruleID: String, backendName: String, outcome: RuleOutcome, seconds: Double, trials: Int? = nil) {

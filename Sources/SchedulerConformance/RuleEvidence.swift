@@ -7,7 +7,7 @@ import Foundation
 public enum RuleEvidence: Sendable, Equatable {
     case forced
     /// `trials` chances to see the defect (at this run's ``ConformanceScale``), each one of `trial` (plural noun);
-    /// `round`: the trials of one round when the check runs them in rounds and looks after each (``ObservedTrials``),
+    /// `round`: the trials of one round when the check runs them in rounds and looks after each (`ObservedTrials`),
     /// nil when it runs them all before it looks.
     case observed(trials: Int, trial: String, round: Int? = nil)
     /// `forced` says what is forced; the rest is observed as above.
