@@ -170,17 +170,16 @@ extension Goal {
                 minus: Cell(.rawDispatch, .allocations, .allocsPerTask)),
             limit: 1, direction: .atMost, presentation: .extraAllocations),
         Goal(
-            id: .immediateShare, statement: "ImmediateScheduler's own share above a direct call ≤ 3 ns (W1)",
-            allocator: .jemalloc, measure: .difference(w1(.immediate), minus: w1(.directCall)), limit: 3,
-            direction: .atMost, presentation: .nanoseconds,
-            floor: Floor(
-                measure: .difference(w1(.protocolCall), minus: w1(.directCall)),
-                explanation:
-                    "`protocol-call`: a Scheduler whose `schedule` only calls the closure and returns a settled handle, "
-                    + "the cost of being called through the protocol")),
+            // Measured against the floor itself (`protocol-call`: a Scheduler whose `schedule` only calls the closure
+            // and returns a settled handle), so the share is what ImmediateScheduler adds: the current scheduler and
+            // its trampoline.
+            id: .immediateShare,
+            statement: "ImmediateScheduler's own share above a call through the Scheduler protocol ≤ 1 ns (W1)",
+            allocator: .jemalloc, measure: .difference(w1(.immediate), minus: w1(.protocolCall)), limit: 1,
+            direction: .atMost, presentation: .nanoseconds),
         Goal(
-            id: .virtualTimeRate, statement: "TestScheduler ≥ 10 000 000 virtual tasks/s (W1)",
-            allocator: .jemalloc, measure: .median(w1(.testScheduler)), limit: 100, direction: .atMost,
+            id: .virtualTimeRate, statement: "TestScheduler ≥ 20 000 000 virtual tasks/s (W1)",
+            allocator: .jemalloc, measure: .median(w1(.testScheduler)), limit: 50, direction: .atMost,
             presentation: .millionsPerSecond),
         Goal(
             id: .poolTaskFromGlobal,
