@@ -91,7 +91,7 @@ enum CancellationRules {
         var inTime = 0
         let ran = try context.whileDriven(scheduler) {
             try context.observe(races, inRoundsOf: raceRound) { round in
-                inTime += try raceCancels(context, scheduler, kind: kind, round.count, submit: submit)
+                inTime += try raceRoundOfCancels(context, scheduler, kind: kind, round.count, submit: submit)
             }
         }
         return "\(grouped(inTime)) of \(grouped(ran)) races cancelled in time"
@@ -102,7 +102,7 @@ enum CancellationRules {
 
     /// One round of `races`: `submit` a task, give it a short random head start, cancel it; then check that every
     /// task ran exactly when its cancel() returned false. Returns how many were cancelled in time.
-    private static func raceCancels(
+    private static func raceRoundOfCancels(
         _ context: ConformanceContext, _ scheduler: any Scheduler, kind: String, _ races: Int,
         submit: (@escaping @Sendable () -> Void) -> any Cancellable
     ) throws -> Int {

@@ -25,7 +25,7 @@ public final class ConformanceContext: Sendable {
 
     init(
         backend: ConformanceBackend, session: ConformanceSession, watch: CheckWatch = CheckWatch(),
-        observed: ObservedTrials = ObservedTrials(deadline: RuleDeadline.standard)
+        observed: ObservedTrials
     ) {
         self.backend = backend
         self.session = session

@@ -12,17 +12,9 @@ enum RuleJudgement {
         return applies ? nil : .notApplicable
     }
 
-    /// Passed with the check's note and what the rule's evidence adds, or failed with what the check threw.
-    static func outcome(evidence: RuleEvidence, _ check: () throws -> String) -> RuleOutcome {
-        do {
-            return .passed(note: evidence.joined(to: try check()))
-        } catch {
-            return failure(error)
-        }
-    }
-
-    /// As above, where the check may have run its trials in rounds (``ObservedTrials``): the note then carries the
-    /// trials that ran, not the target, and says when the rounds stopped short of it.
+    /// Passed with the check's note and what the rule's evidence adds, or failed with what the check threw. Where the
+    /// check ran its trials in rounds (``ObservedTrials``), the note carries the trials that ran, not the target, and
+    /// says when the rounds stopped short of it.
     static func outcome(
         evidence: RuleEvidence, observed: ObservedTrials, _ check: () throws -> String
     ) -> RuleOutcome {
@@ -35,7 +27,7 @@ enum RuleJudgement {
         }
     }
 
-    /// As above, for an `async` check.
+    /// As above, for an `async` check (the clock and executor rules, which state fixed trials).
     static func outcome(evidence: RuleEvidence, _ check: () async throws -> String) async -> RuleOutcome {
         do {
             return .passed(note: evidence.joined(to: try await check()))
