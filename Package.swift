@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "SchedulerKitNIO", targets: ["SchedulerKitNIO"]),
         .library(name: "SchedulerKitCombine", targets: ["SchedulerKitCombine"]),
         .library(name: "SchedulerConformance", targets: ["SchedulerConformance"]),
+        // The bench's runtime: what a package links to measure its own scheduler (workloads, lanes, the measuring
+        // loop, BenchYourOwn, a run's folder). The tool that analyses runs (SchedulerBenchTool, `bench`) stays apart.
         .library(name: "SchedulerBench", targets: ["SchedulerBench"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
@@ -137,10 +139,24 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The tool beside the runtime: comparison, reports, history, exports, power, calibration, goals, and what
+        // parses settings; `bench` is its command line. No product: a package that benches its own scheduler links
+        // the runtime alone, and its build compiles none of these files (scripts/check-fixture.sh checks it).
+        .target(
+            name: "SchedulerBenchTool",
+            dependencies: [
+                "SchedulerBench",
+                "SchedulerKit",
+                "SchedulerConformance",
+                "ToolSupport",
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "bench",
             dependencies: [
                 "SchedulerBench",
+                "SchedulerBenchTool",
                 "SchedulerConformance",
                 "SchedulerConformanceNIO",
                 "SchedulerConformanceCombine",
@@ -163,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SchedulerBenchTests",
-            dependencies: ["SchedulerBench", "SchedulerKit", "ToolSupport", "TestSupport"],
+            dependencies: ["SchedulerBench", "SchedulerBenchTool", "SchedulerKit", "ToolSupport", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Adds every reference run ever committed under Results/<run-id>/ to Results/history.csv (bench history add), taking
+# Adds every reference run ever committed under Results/<run-id>/ to Results/history/ (bench history add), taking
 # each summary.csv out of the commit that added it; runs already in the history are skipped.
 # Usage: scripts/history-from-git.sh [path to a bench executable; default: swift run -c release bench]
 set -euo pipefail

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SchedulerBench
+import SchedulerBenchTool
 import SchedulerConformance
 import SchedulerKit
 import ToolSupport

@@ -1,27 +1,19 @@
 import ArgumentParser
 import Foundation
 import SchedulerBench
+import SchedulerBenchTool
 import ToolSupport
 
 /// Output of the executable: errors as one line, a progress line on stderr, the command line for the metadata.
 enum Console {
     /// Parses and runs, turning every failure into one line on stderr and a non-zero exit (help stays as it is).
     static func main(_ command: any ParsableCommand.Type) {
+        PlantedDelay.plantIfAsked()
         do {
             var parsed = try command.parseAsRoot()
             try parsed.run()
-        } catch let error as BenchError {
-            fail(error.description)
-        } catch let error as Relaunch.Failure {
-            fail(error.description)
-        } catch let error as CSV.ParseError {
-            fail("\(error.description); pass a run folder or a CSV file written by bench")
-        } catch let error as AtomicFile.Failure {
-            fail(error.description)
-        } catch let error as InstructionCount.Failure {
-            fail(error.description)
-        } catch let error as ChildProcess.Failure {
-            fail("a child process failed (\(error.description))")
+        } catch let failure as any ExplainedFailure {
+            fail(failure.explanation)
         } catch let code as ExitCode {
             // The command has already said why (e.g. which conformance checks failed).
             endProgress()

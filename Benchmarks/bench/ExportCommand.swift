@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SchedulerBench
+import SchedulerBenchTool
 import ToolSupport
 
 extension ExportFormat: ExpressibleByArgument {}

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import SchedulerBench
+import SchedulerBenchTool
 import ToolSupport
 
-/// `bench history`: every reference run's cells over commits (Results/history.csv), and where they changed.
+/// `bench history`: every reference run's cells over commits (Results/history/, a file per run), and where they changed.
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Each cell over the reference runs (Results/history.csv) and its change points.",
+        abstract: "Each cell over the reference runs (Results/history/) and its change points.",
         subcommands: [ShowHistory.self, AddToHistory.self],
         defaultSubcommand: ShowHistory.self
     )
@@ -19,7 +20,7 @@ struct ShowHistory: ParsableCommand {
         abstract: "List the change points (steps of 5 % or more); with --cell, draw each matching series run by run."
     )
 
-    @Option(name: .long, help: "The results folder that holds history.csv.")
+    @Option(name: .long, help: "The results folder that holds history/.")
     var results: String = "Results"
 
     @Option(
@@ -31,15 +32,15 @@ struct ShowHistory: ParsableCommand {
     var metric: String?
 
     func run() throws {
-        let url = History.file(in: results)
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        let folder = HistoryFolder(results: results)
+        guard folder.exists else {
             throw BenchError(
-                "\(url.path) does not exist; a complete full run writes it, or: bench history add <run folder>")
+                "\(folder.url.path) does not exist; a complete full run writes it, or: bench history add <run folder>")
         }
-        let history = try History.load(url)
+        let history = try folder.load()
         let series = history.series(cell: cell, metric: metric)
         guard !series.isEmpty else {
-            throw BenchError("no series in \(url.path) matches --cell/--metric; drop them to see all")
+            throw BenchError("no series in \(folder.url.path) matches --cell/--metric; drop them to see all")
         }
         let calibrations = CalibrationBook(root: results)
         if cell != nil {
@@ -56,7 +57,7 @@ struct AddToHistory: ParsableCommand {
     @Argument(help: "Run folders (or summary.csv files), e.g. earlier reference runs taken out of git.")
     var runs: [String]
 
-    @Option(name: .long, help: "The results folder that holds history.csv.")
+    @Option(name: .long, help: "The results folder that holds history/.")
     var results: String = "Results"
 
     func validate() throws {
@@ -65,14 +66,13 @@ struct AddToHistory: ParsableCommand {
     }
 
     func run() throws {
-        let url = History.file(in: results)
-        var history = try History.load(url)
+        let folder = HistoryFolder(results: results)
         for run in runs {
             let data = try RunData.load(run)
-            let added = history.add(data)
+            let added = try folder.add(data) != nil
             Console.error("bench: \(added ? "added" : "already there:") \(data.metadata?.runID ?? run)")
         }
-        try history.write(url)
-        print("Wrote \(url.path): \(history.runIDs.count) runs, \(history.rows.count) rows.")
+        let history = try folder.load()
+        print("\(folder.url.path): \(history.runIDs.count) runs, \(history.rows.count) rows.")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SchedulerBench
+import SchedulerBenchTool
 import ToolSupport
 
 /// `bench machines`: runs of several machines side by side, as ratios to each run's own reference rows.

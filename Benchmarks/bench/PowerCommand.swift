@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SchedulerBench
+import SchedulerBenchTool
 
 struct PowerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SchedulerBench
+import SchedulerBenchTool
 
 /// `bench`: side-by-side benchmarks of the scheduler backends (`Docs/Workloads.md`). Argument parsing and printing
 /// only; everything measured or computed lives in SchedulerBench.
@@ -104,6 +105,7 @@ struct RunCommand: ParsableCommand {
                 request, launcher: BenchLauncher(), commandLine: Console.commandLine,
                 progress: Console.progress, log: log)
         Console.endProgress()
+        History.recordRun(folder, resultsRoot: request.resultsRoot, log: log)
         print(SummaryTable.render(results.summary))
         print("\nWrote \(folder.path)/summary.csv and samples.csv in \(Int(Date().timeIntervalSince(started))) s.")
     }

@@ -31,7 +31,7 @@ func clockKeepsTheRule(_ rule: ClockRule) async {
     @Test func aVirtualClock() {
 let subject = ClockSubject(name: "SchedulerClock(TestScheduler)") {
     let scheduler = TestScheduler()
-    return ClockUnderTest(SchedulerClock(scheduler), driver: .testScheduler(scheduler))
+    return ClockUnderTest(SchedulerClock(scheduler), driver: .virtualTime(scheduler))
 }
         _ = subject
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// `bench ab`'s verdicts on synthetic pairs of processes: each process's figure carries its own noise (where its
 /// threads landed) and each pair a noise both processes share (what the machine did meanwhile).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// `bench ab --fail-on`: which verdicts trip the gate.
 @Suite struct ABGateTests {

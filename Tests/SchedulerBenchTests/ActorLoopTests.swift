@@ -3,6 +3,7 @@ import SchedulerKit
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// W11's `caller=backend`: the calling task really runs on the backend, before and after each actor call.
 @Suite struct ActorLoopTests {

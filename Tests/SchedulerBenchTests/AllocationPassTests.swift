@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// The allocation pass of W11–W13. `swift test` runs without jemalloc, so the counting itself is proven in the
 /// counting child at every bench run (``AllThreadCounting/proveExact(mallocs:)``), and here only when a test run

@@ -4,6 +4,7 @@ import Testing
 import ToolSupport
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 @Suite struct CSVTests {
     @Test func roundTripKeepsCommasQuotesCarriageReturnsAndLineFeeds() throws {

@@ -5,6 +5,7 @@
     import Testing
 
     @testable import SchedulerBench
+    @testable import SchedulerBenchTool
 
     /// Combine's schedulers in the bench: every workload their capabilities allow, beside the primitive each wraps.
     @Suite struct CombineBackendsTests {

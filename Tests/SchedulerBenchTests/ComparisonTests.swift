@@ -4,6 +4,7 @@ import Testing
 import ToolSupport
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// `bench compare` on stored runs, against floors calibrated from runs of one build.
 @Suite struct ComparisonTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// The confidence sequence `bench ab` stops on, on synthetic pairs with the noise seen here: a process runs in one of
 /// two speeds (TestScheduler's W1: 172–215 ns or 275–310 ns, for seconds at a time), 30 % of them slow by 35 %, with

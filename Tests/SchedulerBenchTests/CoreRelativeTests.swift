@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// W2's and W3's counts scale with the machine, read as what they stand for, and the scaling chart draws them.
 @Suite struct CoreRelativeTests {

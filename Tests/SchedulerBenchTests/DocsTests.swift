@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// What documents say about the package is held to the package: the catalog page is what the catalog generates, and
 /// the README's layout names every source folder there is.
@@ -34,6 +35,30 @@ import Testing
             #expect(layout.contains(top), "README's layout does not name \(top)")
         }
         #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 120)
+    }
+
+    static let isGitCheckout = FileManager.default.fileExists(atPath: root.appendingPathComponent(".git").path)
+
+    /// What `Results/` tracks stays under 5 MB (the history a compressed file per run, an ab comparison's raw pairs
+    /// left untracked: Results/README.md).
+    @Test(.enabled(if: isGitCheckout)) func theTrackedResultsStayUnderFiveMegabytes() throws {
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.arguments = ["git", "-C", Self.root.path, "ls-files", "-z", "Results"]
+        let output = Pipe()
+        git.standardOutput = output
+        try git.run()
+        let listing = output.fileHandleForReading.readDataToEndOfFile()
+        git.waitUntilExit()
+        let files = String(decoding: listing, as: UTF8.self).split(separator: "\0").map(String.init)
+        #expect(files.count > 20, "git listed the tracked results")
+        let bytes = files.reduce(0) { total, file in
+            let size =
+                try? FileManager.default.attributesOfItem(atPath: Self.root.appendingPathComponent(file).path)[
+                    .size] as? Int
+            return total + (size ?? 0)
+        }
+        #expect(bytes <= 5_000_000, "Results/ tracks \(bytes) bytes; keep it under 5 MB (Results/README.md)")
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// `bench export` against each format's documented shape: Bencher's BMF JSON schema, github-action-benchmark's custom
 /// tools, JMH's result list.

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// Runs and rows for the tests, made through the same summarization as `bench run`.
 enum Fixtures {

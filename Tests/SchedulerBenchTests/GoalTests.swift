@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// Goals are data checked against the catalog: a goal that names a lane or a configuration no full run measures
 /// fails here, not as "not measured" in a report.

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 import ToolSupport
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// `bench history`: change points over exact counts and over measured figures with their intervals and calibrated
 /// floors, and none in runs of one build.
@@ -97,5 +99,33 @@ import ToolSupport
                 return row
             })
         #expect(reread.rows == history.rows)
+    }
+
+    /// The history is a folder of one compressed file per run: adding writes one file and rewrites none; the single
+    /// file of earlier versions is split into per-run files the first time a run is added, and read until then.
+    @Test func aFolderKeepsAFilePerRunAndTakesOverTheSingleFileOfEarlierVersions() throws {
+        let results = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: results) }
+        let cell = Fixtures.Cell(rounds: [.threadPool: Array(repeating: 100, count: 9)])
+        func run(_ id: String, _ day: Int) -> RunData {
+            var metadata = Fixtures.metadata
+            (metadata.runID, metadata.timestamp) = (id, "2026-11-\(day)T00:00:00Z")
+            return Fixtures.run([cell], metadata: metadata)
+        }
+        var legacy = History()
+        legacy.add(run("first", 20))
+        try AtomicFile.write(legacy.csv, to: results.appendingPathComponent("history.csv"))
+        let folder = HistoryFolder(results: results.path)
+        #expect(try folder.load().runIDs == ["first"], "the single file of earlier versions is read")
+
+        let written = try #require(try folder.add(run("second", 21)))
+        #expect(written.lastPathComponent == "second.csv.gz")
+        #expect(try folder.add(run("second", 21)) == nil, "a run is added once")
+        #expect(!FileManager.default.fileExists(atPath: results.appendingPathComponent("history.csv").path))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        #expect(files == ["first.csv.gz", "second.csv.gz"], "one file per run and nothing half-written")
+        let history = try folder.load()
+        #expect(history.runIDs == ["first", "second"])
+        #expect(history.rows.filter { $0.runID == "first" } == legacy.rows, "the split keeps every row as it was")
     }
 }

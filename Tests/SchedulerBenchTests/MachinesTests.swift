@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// Runs of two machines: side by side as ratios to each run's own reference (`bench machines`), and `bench compare`
 /// across machines listing ratios and exact counts only.

@@ -2,6 +2,7 @@
     import Testing
 
     @testable import SchedulerBench
+    @testable import SchedulerBenchTool
 
     /// SwiftNIO in the bench: every workload its capabilities allow, beside the primitive its adapter wraps.
     @Suite struct NIOBackendsTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// What a duet judges: two processes sharing one CPU at once see the same host, but their wall-clock figures measure
 /// how the kernel split the CPU between them, so only CPU time (and exact counts) are compared.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// `bench power`'s page: a backend left unplanted beside a planted one is a comparison of the build with itself, so
 /// its verdicts count with the A/A trials'.

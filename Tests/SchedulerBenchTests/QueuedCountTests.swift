@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// W9 counts allocations only while every task waits behind its gate; an attempt in which a task ran is known as such.
 @Suite struct QueuedCountTests {

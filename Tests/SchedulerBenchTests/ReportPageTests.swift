@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// REPORT.md, the one-page answer: each headline is held to the table under it, like is ranked only with like, and a
 /// figure that depends on more than the scheduler (W17) is shown with what explains it, not ranked.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 @Suite struct PeerFindingsTests {
     static let run = Fixtures.run([

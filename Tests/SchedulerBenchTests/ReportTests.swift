@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// Nine rounds of exactly `value`.
 func steady(_ value: Double) -> [Double] { [Double](repeating: value, count: 9) }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// The round level (``RoundLevels``) on simulated cells: 12 backends × 10 rounds, log-normal noise of 8 %, every
 /// backend's long-run figure 1. With no level shared by the rounds, the adjusted intervals must be as honest and as

@@ -2,6 +2,7 @@ import Testing
 import ToolSupport
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 @Suite struct StatisticsTests {
     @Test func medianOfOddAndEvenCounts() {

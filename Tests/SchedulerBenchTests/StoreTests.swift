@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// The results store: a run folder appears whole or not at all, never under another run's name.
 @Suite struct StoreTests {

@@ -4,6 +4,7 @@ import Testing
 import ToolSupport
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 @Suite struct ThresholdsTests {
     static let schedule = CostCell(backend: .threadPool, workload: nil, metric: .instructionsToSchedule)

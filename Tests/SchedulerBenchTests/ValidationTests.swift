@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// Bad input is refused before anything runs, with one line that says what to do.
 @Suite struct ValidationTests {
@@ -11,19 +12,26 @@ import Testing
         return "(no error)"
     }
 
+    /// Typed, naming the setting as the library knows it; `bench` spells each as its flag (ExplainedFailure.swift).
     @Test func roundsOutOfRangeAreRefused() {
+        #expect(throws: RequestError.outOfRange(.rounds, value: "9223372036854775807", allowed: "between 1 and 1000")) {
+            try RunRequest(rounds: 9_223_372_036_854_775_807).policy()
+        }
         #expect(
-            Self.message { _ = try RunRequest(rounds: 9_223_372_036_854_775_807).policy() }
-                == "--rounds must be between 1 and 1000, got 9223372036854775807")
-        #expect(Self.message { _ = try RunRequest(rounds: 0).policy() }.contains("--rounds must be between 1 and 1000"))
+            Self.message { _ = try RunRequest(rounds: 0).policy() } == "rounds must be between 1 and 1000, got 0")
+        #expect(
+            RequestError.outOfRange(.rounds, value: "0", allowed: "between 1 and 1000").description(naming: {
+                "--\($0)"
+            })
+                == "--rounds must be between 1 and 1000, got 0", "a command line names its flags")
         #expect(
             Self.message { _ = try RunRequest(extraSeconds: -1).policy() }.contains(
-                "--time-budget must be between 0 and 86400"))
-        #expect(Self.message { _ = try RunRequest(extraSeconds: .nan).policy() }.contains("--time-budget"))
+                "extraSeconds must be between 0 and 86400"))
+        #expect(throws: RequestError.self) { try RunRequest(extraSeconds: .nan).policy() }
         #expect((try? RunRequest(rounds: 15).policy())?.rounds == 15)
         #expect(
             Self.message { _ = try RunRequest(roundMilliseconds: 0).policy() }
-                == "--round-ms must be between 1 and 10000, got 0")
+                == "roundMilliseconds must be between 1 and 10000, got 0")
         #expect((try? RunRequest(roundMilliseconds: 100).policy())?.minimumRoundSeconds == 0.1)
         #expect(
             (try? RunRequest(roundMilliseconds: 100).policy())?.description.hasPrefix("9 rounds of at least 100 ms")
@@ -55,9 +63,12 @@ import Testing
     }
 
     @Test func aSelectionWithNothingToRunIsRefused() {
-        #expect(
-            Self.message { try RunRequest(backends: [.defaultExecutor], workloads: [.throughput]).preflight() }
-                .contains("no selected workload runs on a selected backend"))
+        #expect(throws: RequestError.nothingToRun) {
+            try RunRequest(backends: [.defaultExecutor], workloads: [.throughput]).preflight()
+        }
+        #expect(throws: RequestError.unknown(.backend, value: "nope")) {
+            try RunRequest(backends: [BackendID(rawValue: "nope")]).checkSettings()
+        }
     }
 
     @Test func bothAllocatorsAreCheckedBeforeStarting() throws {

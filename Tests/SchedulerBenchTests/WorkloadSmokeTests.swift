@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SchedulerBench
+@testable import SchedulerBenchTool
 
 /// Every workload on every backend that has what it needs, at a tiny size. No timing assertions: only that each
 /// round finishes and reports its metrics as finite, non-negative numbers.

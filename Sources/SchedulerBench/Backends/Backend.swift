@@ -1,6 +1,7 @@
 import Foundation
 import SchedulerConformance
 import SchedulerKit
+import Synchronization
 
 /// A backend under test, or a raw primitive measured beside them (a reference row).
 public struct Backend: Sendable {
@@ -28,17 +29,21 @@ public struct Backend: Sendable {
     }
 
     /// A fresh instance of the backend (a new pool, new queues), for one run of a workload.
-    /// Its lanes carry the delay `bench power` planted for this backend, if any (``PlantedDelay``).
-    public func instance() -> LaneGroup { PlantedDelay.current.wrap(makeGroup(), of: id) }
+    public func instance() -> LaneGroup {
+        let group = makeGroup()
+        return Self.laneWrapper.withLock { $0 }?(group, id) ?? group
+    }
+
+    /// What this process wraps around every backend instance's lanes: nil, except in a process of the tool that
+    /// plants a known slowdown to measure its own verdicts (`bench power`). Package access keeps it out of reach of
+    /// a program that links the runtime; the tool sets it once, at start-up, before any backend runs.
+    package static let laneWrapper = Mutex<(@Sendable (LaneGroup, BackendID) -> LaneGroup)?>(nil)
 
     public func has(_ required: Capabilities) -> Bool { capabilities.isSuperset(of: required) }
 
     /// Where and when a backend runs the work it is given.
     ///
-    /// The kinds are ranked apart (a call on the caller's stack is no alternative to a hop onto another thread), and
-    /// their figures vary apart too, so a calibration moderates each kind's spreads among its own (``Calibration``):
-    /// in the calibration of `ac98b54` every hand-off of W1 ran about 2x slower in two of five runs while
-    /// `direct-call` moved by under 1 %, and `test` (virtual time) is known to settle per process in one of two speeds.
+    /// The kinds are ranked apart: a call on the caller's stack is no alternative to a hop onto another thread.
     public enum Execution: String, Sendable {
         /// On the caller's thread, at once or trampolined.
         case inline
@@ -108,13 +113,13 @@ extension Backend {
         }
     }
 
-    /// Every backend, in table order: the catalog's measured subjects (``Catalog/subjects``), then the references
+    /// Every backend, in table order: the catalog's measured subjects (`Catalog/subjects`), then the references
     /// and floors measured beside them.
     public static let all: [Backend] =
         Catalog.subjects.filter { BenchHarness.of($0).measured }.map { subject($0) } + references
 
     /// The primitives the subjects wrap, and floors: the bench's own entries, measured in the same sweeps.
-    static let references: [Backend] =
+    package static let references: [Backend] =
         [
             .reference(
                 .rawDispatch, "DispatchQueue(label:).async on a serial queue",

@@ -19,7 +19,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     public static let flatRecursion = Capabilities(rawValue: 1 << 4)
     /// Needs `drain()` to run anything (virtual time).
     public static let virtualTime = Capabilities(rawValue: 1 << 5)
-    /// Can host actors (Swift concurrency): a ``SchedulerExecutor`` over the lane's scheduler, or Swift's default
+    /// Can host actors (Swift concurrency): a `SchedulerExecutor` over the lane's scheduler, or Swift's default
     /// executor for the `default-executor` reference.
     public static let executor = Capabilities(rawValue: 1 << 6)
     /// Can host tasks: a task executor preference (``Lane/taskExecutor``). Every lane that hosts actors hosts tasks

@@ -65,7 +65,7 @@ final class HandOffFloorLane: Lane {
     }
 }
 
-/// The hand-off floor behind a ``SchedulerTaskExecutor``, so that a task's job travels in its node as it does on the
+/// The hand-off floor behind a `SchedulerTaskExecutor`, so that a task's job travels in its node as it does on the
 /// pool (one allocation per job). Not a scheduler of the kit: its thread sets no current scheduler, so it declares
 /// only what it keeps, and the executor is made unchecked.
 final class HandOffScheduler: NodeScheduler {

@@ -9,23 +9,24 @@ public protocol Lane: AnyObject, Sendable {
     func submit(_ work: @escaping @Sendable () -> Void)
     /// Work at a monotonic deadline; only called on lanes whose backend has the `timed` capability.
     func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void)
-    /// Runs whatever is queued when nothing else will (virtual time); a no-op for real schedulers.
+    /// Runs whatever is queued when nothing else will (virtual time, through the scheduler's `VirtualTimeDriver`:
+    /// `TestScheduler` or a third party's); a no-op for real schedulers.
     func drain()
     /// The scheduler behind the lane; nil for a raw primitive.
     var scheduler: (any Scheduler)? { get }
     /// A task executor that runs a task's jobs on this lane (``Capabilities/taskExecutor``); nil: Swift's default.
-    /// Default: a ``SchedulerTaskExecutor`` over the lane's scheduler.
+    /// Default: a `SchedulerTaskExecutor` over the lane's scheduler.
     var taskExecutor: (any TaskExecutor)? { get }
     /// The executor of the lane's actors (``Capabilities/executor``); nil: default actors. Default: a
-    /// ``SchedulerExecutor`` over the lane's scheduler.
+    /// `SchedulerExecutor` over the lane's scheduler.
     var serialExecutor: (any SerialExecutor)? { get }
-    /// A clock to sleep on (``Capabilities/clock``). Default: a ``SchedulerClock`` over the lane's scheduler when it
+    /// A clock to sleep on (``Capabilities/clock``). Default: a `SchedulerClock` over the lane's scheduler when it
     /// is timed.
     var clock: SleepingClock? { get }
     /// Repeating work at a fixed rate (W20). Default: the lane's timed scheduler's `schedule(at:every:)`.
     var ticker: Ticker? { get }
-    /// A virtual clock and its driver (``Capabilities/virtualClock``, W21). Default: a ``SchedulerClock`` over the
-    /// lane's ``TestScheduler``, driven by its `advance(by:)`.
+    /// A virtual clock and its driver (``Capabilities/virtualClock``, W21). Default: a `SchedulerClock` over the
+    /// lane's virtual-time scheduler (a `VirtualTimeDriver`), driven by its `advance(by:)`.
     var virtualClock: ClockUnderTest? { get }
 }
 
@@ -35,7 +36,7 @@ extension Lane {
     public var clock: SleepingClock? { (scheduler as? any TimedScheduler).map { SleepingClock(SchedulerClock($0)) } }
     public var ticker: Ticker? { (scheduler as? any TimedScheduler).map(Ticker.init(repeatingOn:)) }
     public var virtualClock: ClockUnderTest? {
-        (scheduler as? TestScheduler).map { ClockUnderTest(SchedulerClock($0), driver: .testScheduler($0)) }
+        (scheduler as? any VirtualTimeDriver).map { ClockUnderTest(SchedulerClock($0), driver: .virtualTime($0)) }
     }
 }
 
@@ -55,10 +56,14 @@ public struct SleepingClock: Sendable {
 final class SchedulerLane: Lane {
     let scheduler: (any Scheduler)?
     private let wrapped: any Scheduler
+    /// Any virtual-time scheduler, not only the kit's own: a third party's drives W1 to the end the same way. Cast
+    /// once, since a workload may drain after every task.
+    private let virtualTime: (any VirtualTimeDriver)?
 
     init(_ scheduler: any Scheduler) {
         self.scheduler = scheduler
         self.wrapped = scheduler
+        self.virtualTime = scheduler as? any VirtualTimeDriver
     }
 
     func submit(_ work: @escaping @Sendable () -> Void) { wrapped.schedule(work) }
@@ -69,7 +74,7 @@ final class SchedulerLane: Lane {
     }
 
     func drain() {
-        if let virtual = wrapped as? TestScheduler { virtual.run(maxSteps: .max) }
+        virtualTime?.run(maxSteps: .max)
     }
 }
 
@@ -147,7 +152,7 @@ public final class LaneGroup: Sendable {
     private let make: @Sendable (String) -> any Lane
     private let close: @Sendable () -> Void
 
-    init(make: @escaping @Sendable (String) -> any Lane, close: @escaping @Sendable () -> Void = {}) {
+    package init(make: @escaping @Sendable (String) -> any Lane, close: @escaping @Sendable () -> Void = {}) {
         self.make = make
         self.close = close
     }

@@ -5,7 +5,7 @@ import SchedulerKit
     import SchedulerConformanceCombine
 #endif
 
-/// What the bench must know of a catalog entry beyond the kit's description of it (``ConformanceBackend``, which
+/// What the bench must know of a catalog entry beyond the kit's description of it (`ConformanceBackend`, which
 /// holds only what the kit judges): whether it is measured, whether it notices work handed over from another thread
 /// at once, and what it promises where the bench calls it. Whether its handles can stop plain work the description
 /// already says (its rule C1 and its traits), so the bench reads that there.

@@ -11,7 +11,7 @@ public struct Metric: Hashable, Sendable, CustomStringConvertible {
     /// difference beyond rounding is real, and one round is enough.
     public let isExactCount: Bool
     /// CPU time (user + system, every thread of the process) per unit of work, not wall-clock time: what a process
-    /// spent, whoever else shared its CPU. The only timing a duet judges (``Pairing``).
+    /// spent, whoever else shared its CPU. The only timing a duet judges (`bench ab`'s pairing).
     public let isCPUTime: Bool
 
     init(_ name: String, unit: String, lowerIsBetter: Bool = true, exact: Bool = false, cpuTime: Bool = false) {

@@ -11,9 +11,9 @@ import SchedulerConformance
 #endif
 
 /// The catalog as the bench and `bench conformance` see it: every subject the project judges, one entry each
-/// (``ConformanceBackend``), SchedulerKit's first, then the peers whose package traits are enabled (`NIO`, `Combine`).
+/// (`ConformanceBackend`), SchedulerKit's first, then the peers whose package traits are enabled (`NIO`, `Combine`).
 /// The bench's lanes, its reports and `Docs/Catalog.md` are derived from these entries; references and floors, which
-/// are no subjects, are the bench's own entries (``Backend/references``).
+/// are no subjects, are the bench's own entries (`Backend.references`).
 public enum Catalog {
     public static let subjects: [ConformanceBackend] = ConformanceBackend.builtIn + peers
 

@@ -103,7 +103,7 @@ public enum AllocationPass {
 
     /// The parent's side: runs the child for the runner's actor workloads and returns its counts, per cell and
     /// backend. Empty, with a note, when the run has no actor workload, jemalloc is not live here, or the child fails.
-    static func run(for runner: Runner, launcher: any ChildLauncher, log: (String) -> Void) -> [Counted] {
+    package static func run(for runner: Runner, launcher: any ChildLauncher, log: (String) -> Void) -> [Counted] {
         let cells = runner.plan.filter { $0.workload.allocationProbe != nil }
         guard !cells.isEmpty else { return [] }
         guard Jemalloc.isLive else {
@@ -139,7 +139,7 @@ public enum AllocationPass {
     }
 
     /// The counts of one backend in one cell.
-    struct Counted: Sendable {
+    package struct Counted: Sendable {
         let workload: WorkloadID
         let parameters: Parameters
         let backend: BackendID
@@ -147,7 +147,7 @@ public enum AllocationPass {
     }
 
     /// The timed cells with the counts added to their backends.
-    static func merge(_ counted: [Counted], into cells: [CellMeasurement]) -> [CellMeasurement] {
+    package static func merge(_ counted: [Counted], into cells: [CellMeasurement]) -> [CellMeasurement] {
         cells.map { cell in
             var cell = cell
             for index in cell.backends.indices {

@@ -14,7 +14,7 @@ public struct InstructionCount: Sendable, Equatable {
     public var backend: BackendID
     public var schedule: Double
     public var run: Double
-    /// Estimated cycles per task on each path, from callgrind's cache simulation (``EstimatedCycles``): counted on
+    /// Estimated cycles per task on each path, from callgrind's cache simulation (`EstimatedCycles`): counted on
     /// single-thread backends only, where no other thread's timing moves the caches. Nil elsewhere.
     public var scheduleCycles: Double?
     public var runCycles: Double?
@@ -238,7 +238,7 @@ public struct InstructionCount: Sendable, Equatable {
 }
 
 /// Programs found on the PATH.
-enum Tool {
+package enum Tool {
     static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first {
@@ -247,7 +247,7 @@ enum Tool {
     }
 
     /// The path of this process's executable.
-    static func currentExecutable() throws -> String {
+    package static func currentExecutable() throws -> String {
         try FileManager.default.destinationOfSymbolicLink(atPath: ChildProcess.currentExecutable)
     }
 }

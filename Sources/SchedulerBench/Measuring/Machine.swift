@@ -53,9 +53,7 @@ public enum Machine {
     /// Restricts every thread of this process that exists now to `cpus` (threads created later inherit it).
     public static func pin(to cpus: CPUSet) throws {
         guard let allowed = allowedCPUs() else { throw BenchError("cannot read this process's CPU affinity") }
-        guard cpus.isSubset(of: allowed) else {
-            throw BenchError("--cpus \(cpus): this process may run only on CPUs \(allowed); pick a subset of them")
-        }
+        guard cpus.isSubset(of: allowed) else { throw RequestError.cpusNotAllowed(requested: cpus, allowed: allowed) }
         let list = cpus.cpus.map(Int32.init)
         for thread in threadIDs() {
             let status = cbench_set_affinity(thread, list, Int32(list.count))

@@ -49,6 +49,12 @@ public struct CellMeasurement: Sendable {
     public let workload: Workload
     public let parameters: Parameters
     public var backends: [BackendRounds]
+
+    package init(workload: Workload, parameters: Parameters, backends: [BackendRounds]) {
+        self.workload = workload
+        self.parameters = parameters
+        self.backends = backends
+    }
 }
 
 /// Runs workloads on backends: a warm-up run each, then rounds that interleave the backends (A B C A B C …), so that

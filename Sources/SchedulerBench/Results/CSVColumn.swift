@@ -14,7 +14,7 @@ public struct CSVColumn<Row>: Sendable {
     }
 
     /// A text field.
-    static func text(_ name: String, _ field: any WritableKeyPath<Row, String> & Sendable) -> CSVColumn {
+    package static func text(_ name: String, _ field: any WritableKeyPath<Row, String> & Sendable) -> CSVColumn {
         CSVColumn(name, write: { $0[keyPath: field] }, read: { $0[keyPath: field] = $1 })
     }
 
@@ -24,12 +24,12 @@ public struct CSVColumn<Row>: Sendable {
     }
 
     /// A figure, written as `Format.number` writes it; unreadable text reads as 0.
-    static func number(_ name: String, _ field: any WritableKeyPath<Row, Double> & Sendable) -> CSVColumn {
+    package static func number(_ name: String, _ field: any WritableKeyPath<Row, Double> & Sendable) -> CSVColumn {
         CSVColumn(name, write: { Format.number($0[keyPath: field]) }, read: { $0[keyPath: field] = Double($1) ?? 0 })
     }
 
     /// `yes` or `no`.
-    static func flag(_ name: String, _ field: any WritableKeyPath<Row, Bool> & Sendable) -> CSVColumn {
+    package static func flag(_ name: String, _ field: any WritableKeyPath<Row, Bool> & Sendable) -> CSVColumn {
         CSVColumn(name, write: { $0[keyPath: field] ? "yes" : "no" }, read: { $0[keyPath: field] = $1 == "yes" })
     }
 
@@ -51,13 +51,13 @@ public struct CSVColumn<Row>: Sendable {
 
 extension Array {
     /// The header: every column's name, in order.
-    func names<Row>() -> [String] where Element == CSVColumn<Row> { map(\.name) }
+    package func names<Row>() -> [String] where Element == CSVColumn<Row> { map(\.name) }
 
     /// One row's fields, in the columns' order.
-    func fields<Row>(of row: Row) -> [String] where Element == CSVColumn<Row> { map { $0.write(row) } }
+    package func fields<Row>(of row: Row) -> [String] where Element == CSVColumn<Row> { map { $0.write(row) } }
 
     /// Reads the columns that map to one field each into `row`; a column a file lacks (an older run) reads as "".
-    func read<Row>(_ record: [String: String], into row: inout Row) where Element == CSVColumn<Row> {
+    package func read<Row>(_ record: [String: String], into row: inout Row) where Element == CSVColumn<Row> {
         for column in self { column.read?(&row, record[column.name] ?? "") }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What makes one machine's noise comparable with another's: a calibration (``Calibration``) holds for runs whose
+/// What makes one machine's noise comparable with another's: a calibration (`bench calibrate`) holds for runs whose
 /// fingerprint is the same. Host names are left out (CI machines of one kind share their noise, not their names);
 /// the kernel's version is cut to major.minor.
 public struct MachineFingerprint: Sendable, Equatable, CustomStringConvertible {

@@ -23,12 +23,11 @@ public struct RunStore: Sendable {
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: root.path, isDirectory: &isFolder) {
             guard isFolder.boolValue else {
-                throw BenchError("\(root.path) is a file, not a folder; pass --output <folder>")
+                throw RequestError.unusableOutput(problem: "\(root.path) is a file, not a folder")
             }
         } else {
             do { try manager.createDirectory(at: root, withIntermediateDirectories: true) } catch {
-                throw BenchError(
-                    "cannot create \(root.path) (\(Self.reason(error))); pass --output <a writable folder>")
+                throw RequestError.unusableOutput(problem: "cannot create \(root.path) (\(Self.reason(error)))")
             }
         }
         let probe = root.appendingPathComponent(".write-test-\(getpid())-\(UInt32.random(in: 0 ... .max))")
@@ -36,8 +35,7 @@ public struct RunStore: Sendable {
             try Data().write(to: probe)
             try manager.removeItem(at: probe)
         } catch {
-            throw BenchError(
-                "\(root.path) is not writable (\(Self.reason(error))); fix its permissions or pass --output <folder>")
+            throw RequestError.unusableOutput(problem: "\(root.path) is not writable (\(Self.reason(error)))")
         }
         var stats = statvfs()
         if statvfs(root.path, &stats) == 0 {
@@ -59,7 +57,7 @@ public struct RunStore: Sendable {
             throw BenchError(
                 errno == EEXIST
                     ? "another run is writing \(partial.path); runs never share a folder, start this one again"
-                    : "cannot create \(partial.path): \(String(cString: strerror(errno))); check --output")
+                    : "cannot create \(partial.path): \(String(cString: strerror(errno))); check the output folder")
         }
         let registration = Interruption.removeOnInterrupt(partial)
         defer { Interruption.forget(registration) }

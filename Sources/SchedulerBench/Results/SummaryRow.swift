@@ -177,6 +177,16 @@ public struct CellKey: Sendable, Hashable, CustomStringConvertible {
     public var metric: Metric
 
     public var description: String { "\(workload) \(parameters) \(metric) \(backend) [\(allocator.rawValue)]" }
+
+    package init(
+        allocator: AllocatorChoice, backend: BackendID, workload: WorkloadID, parameters: Parameters, metric: Metric
+    ) {
+        self.allocator = allocator
+        self.backend = backend
+        self.workload = workload
+        self.parameters = parameters
+        self.metric = metric
+    }
 }
 
 extension CSVRecord {

@@ -1,7 +1,7 @@
 import Dispatch
 import SchedulerKit
 
-// Actors and tasks on each backend's executor (``SchedulerExecutor``), beside default actors and tasks on Swift's
+// Actors and tasks on each backend's executor (`SchedulerExecutor`), beside default actors and tasks on Swift's
 // global executor (the `default-executor` reference): "should I use a scheduler or an actor?", measured.
 // Each workload is one loop (an ``ActorLoop``): timed in the bench's rounds, and counted in its allocation pass
 // (``AllocationProbe``). The caller is a task on the global executor, except for W11 with `caller=backend`.
@@ -14,7 +14,7 @@ extension Workload {
     /// executor over a second scheduler of the same backend instance, where its own code must run between calls, so
     /// every call crosses between the two schedulers (for the `default-executor` reference that is the global
     /// executor again).
-    static let actorHop = actorWorkload(
+    package static let actorHop = actorWorkload(
         id: .actorHop, name: "actor-hop", summary: "await actor.method() from a task, actor on the backend's executor",
         hosts: .actors,
         timing: .nsPerCall, allocations: .allocsPerCall, sizeClassBytes: .sizeClassBytesPerCall, countedBy: .calls,
@@ -35,7 +35,7 @@ extension Workload {
     /// W12: create a task on the backend's executor (a task executor preference) and await its value, `tasks` times.
     /// With `caller=global` the awaiting task runs on the global executor, so each finished task resumes it on another
     /// set of threads; with `caller=backend` it prefers a second scheduler of the same backend instance.
-    static let taskLifecycle = actorWorkload(
+    package static let taskLifecycle = actorWorkload(
         id: .taskLifecycle, name: "task-lifecycle",
         summary: "Task(executorPreference:) { }.value, created and awaited one at a time", hosts: .tasks,
         timing: .nsPerTask, allocations: .allocsPerTask, sizeClassBytes: .sizeClassBytesPerTask, countedBy: .tasks,
@@ -53,7 +53,7 @@ extension Workload {
     }
 
     /// W13: two actors on two executors of the backend bounce a call back and forth (W4 driven through actors).
-    static let actorPingPong = actorWorkload(
+    package static let actorPingPong = actorWorkload(
         id: .actorPingPong, name: "actor-ping-pong",
         summary: "round trips between two actors, each on its own executor", hosts: .actors,
         timing: .nsPerRoundTrip, allocations: .allocsPerRoundTrip, sizeClassBytes: .sizeClassBytesPerRoundTrip,
@@ -99,7 +99,7 @@ private enum Hosted {
 }
 
 /// Where W11's and W12's calling task runs.
-enum ActorHopCaller: String, CaseIterable {
+package enum ActorHopCaller: String, CaseIterable {
     /// A detached task on Swift's global executor.
     case global
     /// A task preferring an executor over another scheduler of the same backend instance.
@@ -160,7 +160,7 @@ private actor DefaultBenchActor: BenchActor {
     func touch() { touches += 1 }
 }
 
-/// An actor whose jobs run on a lane's executor: a ``SchedulerExecutor`` over its scheduler, or a peer's own
+/// An actor whose jobs run on a lane's executor: a `SchedulerExecutor` over its scheduler, or a peer's own
 /// (NIO's event-loop executor).
 private actor ExecutorBenchActor: BenchActor {
     /// Kept alive for the actor's life; the runtime holds only the unowned reference.

@@ -2,7 +2,7 @@
 /// rather than "2, 4", so that a run on 16 or 64 cores asks the same question as one on 2. The counts themselves are
 /// what a run records (its `parameters`), beside the core count it ran with (`cores`); on 2 cores they are the counts
 /// these workloads always had.
-struct CoreRelative: Sendable {
+package struct CoreRelative: Sendable {
     enum Term: Sendable, Equatable {
         /// A fixed count (one producer; a thousand schedulers, far more than any machine's cores).
         case fixed(Int)
@@ -24,7 +24,7 @@ struct CoreRelative: Sendable {
     }
 
     /// How a count reads beside what it stands for: `8 (4×cores)`, `2 (cores)`, `1`.
-    func label(_ count: Int, cores: Int = Clock.cores) -> String {
+    package func label(_ count: Int, cores: Int = Clock.cores) -> String {
         for term in terms {
             if case .perCore(let factor) = term, factor * max(1, cores) == count {
                 return "\(count) (\(factor == 1 ? "" : "\(factor)×")cores)"
@@ -34,7 +34,7 @@ struct CoreRelative: Sendable {
     }
 
     /// W2's producers: one, the cores, twice and four times the cores.
-    static let producers = CoreRelative(terms: [.fixed(1), .perCore(1), .perCore(2), .perCore(4)])
+    package static let producers = CoreRelative(terms: [.fixed(1), .perCore(1), .perCore(2), .perCore(4)])
     /// W3's schedulers: one, eight per core, and a thousand.
-    static let fanOutSchedulers = CoreRelative(terms: [.fixed(1), .perCore(8), .fixed(1_000)])
+    package static let fanOutSchedulers = CoreRelative(terms: [.fixed(1), .perCore(8), .fixed(1_000)])
 }

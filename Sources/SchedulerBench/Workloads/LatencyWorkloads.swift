@@ -52,7 +52,7 @@ extension Workload {
 extension Workload {
     /// W19: Swift tasks sleep until now + U(0, 20 ms) (seeded) on the lane's clock, all asleep together; lateness =
     /// wake - deadline, read where the task resumes (on the global concurrent executor, as after any sleep). A
-    /// scheduler's clock is ``SchedulerClock`` over it; the `continuous-clock` reference is `Task.sleep`'s own clock.
+    /// scheduler's clock is `SchedulerClock` over it; the `continuous-clock` reference is `Task.sleep`'s own clock.
     static let clockSleep = Workload(
         id: .clockSleep, name: "clock-sleep", summary: "how late a task's sleep on the scheduler's clock wakes",
         requires: [.clock], metrics: latencyMetrics,

@@ -50,6 +50,8 @@ public struct RoundPolicy: Sendable, Equatable, CustomStringConvertible {
     public static let roundsLimit = 1_000
     /// The longest round `--round-ms` accepts: ten seconds of one backend is no longer a round of a sweep.
     public static let longestRoundMilliseconds = 10_000
+    /// The longest time budget a run or a comparison accepts, in seconds: beyond a day it is a typing error, not a plan.
+    public static let longestBudgetSeconds: Double = 86_400
 
     public var description: String {
         var text = "\(rounds) rounds"

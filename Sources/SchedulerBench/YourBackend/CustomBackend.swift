@@ -1,3 +1,4 @@
+import SchedulerConformance
 import SchedulerKit
 
 // A backend of your own is the kit's description of it, `Backend.subject(_:)`: declared once, judged by the kit and
@@ -8,10 +9,21 @@ extension Backend {
     private static let registered = Locked<[Backend]>([])
 
     /// Makes `backends` known by their ids. An id a built-in backend uses is refused, with the id that clashes; an
-    /// id registered before keeps its first registration.
+    /// id registered before keeps its first registration. So is a virtual-time backend whose scheduler the bench
+    /// cannot drive (not a `VirtualTimeDriver`): nothing would run its work, and a run would wait for ever.
     public static func register(_ backends: [Backend]) throws {
         if let clash = backends.first(where: { backend in all.contains { $0.id == backend.id } }) {
             throw BenchError("backend id '\(clash.id)' is a built-in backend's (see bench list); give yours another id")
+        }
+        for backend in backends where backend.capabilities.contains(.virtualTime) {
+            let lanes = backend.instance()
+            defer { lanes.shutdown() }
+            guard let scheduler = lanes.lane("driver-check").scheduler, !(scheduler is any VirtualTimeDriver) else {
+                continue
+            }
+            throw BenchError(
+                "backend '\(backend.id)' claims virtual time but \(type(of: scheduler)) is not a VirtualTimeDriver; "
+                    + "conform it, so that the bench can run its work")
         }
         registered.withLock { registered in
             for backend in backends where !registered.contains(where: { $0.id == backend.id }) {

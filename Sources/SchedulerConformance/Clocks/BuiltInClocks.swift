@@ -30,7 +30,7 @@ extension ClockSubject {
                 summary: "SchedulerClock over virtual time, driven by advance(by:)"
             ) {
                 let scheduler = TestScheduler(name: "clock")
-                return ClockUnderTest(SchedulerClock(scheduler), driver: .testScheduler(scheduler))
+                return ClockUnderTest(SchedulerClock(scheduler), driver: .virtualTime(scheduler))
             },
         ]
     }

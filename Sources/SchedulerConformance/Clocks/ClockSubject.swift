@@ -73,9 +73,10 @@ public struct VirtualClockDriver: Sendable {
         self.advance = advance
     }
 
-    /// The driver of a `SchedulerClock` over `scheduler`: sleepers run as its tasks, settling runs what is due
-    /// now, and an advance is the scheduler's.
-    public static func testScheduler(_ scheduler: TestScheduler) -> VirtualClockDriver {
+    /// The driver of a `SchedulerClock` over a virtual-time scheduler (`TestScheduler`, or a third party's
+    /// ``VirtualTimeDriver``): sleepers run as its tasks, settling runs what is due now, and an advance is the
+    /// scheduler's.
+    public static func virtualTime(_ scheduler: any VirtualTimeDriver) -> VirtualClockDriver {
         VirtualClockDriver(
             executor: SchedulerTaskExecutor(scheduler), settle: { scheduler.advance(by: .zero) },
             advance: { scheduler.advance(by: $0) })

@@ -14,16 +14,27 @@ extension ConformanceBackend {
     ) { _ in
         ConformanceSession(makeNamedScheduler: { QueueScheduler(name: $0) })
     }
+
+    /// A virtual-time scheduler of the package's own, compared with SchedulerKit's `TestScheduler`. The kit drives it
+    /// through its `VirtualTimeDriver` conformance, and so does the bench in every workload that drains.
+    public static let stepScheduler = ConformanceBackend(
+        id: "step-scheduler", name: "StepScheduler", summary: "StepScheduler: virtual time in an array, in due order",
+        traits: StepScheduler.traits, wraps: "test"
+    ) { _ in
+        ConformanceSession(makeNamedScheduler: { StepScheduler(name: $0) })
+    }
 }
 
 extension Backend {
-    /// The bench's lane: the same description, not a second one.
+    /// The bench's lanes: the same descriptions, not second ones.
     public static let queueScheduler = Backend.subject(.queueScheduler)
+    public static let stepScheduler = Backend.subject(.stepScheduler)
 }
 
 extension BackendID {
-    /// The `backend` column of its rows, from the description's id.
+    /// The `backend` column of their rows, from the descriptions' ids.
     public static let queueScheduler = Backend.queueScheduler.id
+    public static let stepScheduler = Backend.stepScheduler.id
 }
 
 extension ClockSubject {

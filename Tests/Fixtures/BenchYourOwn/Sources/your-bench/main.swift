@@ -3,16 +3,19 @@ import SchedulerBench
 import SchedulerConformance
 import YourScheduler
 
-// The kit's verdict on every rule, then a quick bench beside the thread pool and raw Dispatch.
+// The kit's verdict on every rule for each scheduler, then a quick bench beside the thread pool, raw Dispatch and
+// TestScheduler (W1 and W4 on the serial one; W1 and W21 on the virtual-time one, which the bench drives).
 var unexpected = 0
-for rule in ConformanceRules.all {
-    let result = ConformanceBackend.queueScheduler.evaluate(rule)
-    print(result.outcome.isFailure ? result.failureMessage : "\(result)")
-    if result.outcome.isFailure { unexpected += 1 }
+for backend in [ConformanceBackend.queueScheduler, .stepScheduler] {
+    for rule in ConformanceRules.all {
+        let result = backend.evaluate(rule)
+        print(result.outcome.isFailure ? result.failureMessage : "\(result)")
+        if result.outcome.isFailure { unexpected += 1 }
+    }
 }
 let run = try BenchYourOwn.run(
-    [.queueScheduler], beside: [.threadPool, .rawDispatch], workloads: [.throughput, .pingPong, .observeOnDrain],
-    scale: .quick, output: "Results")
+    [.queueScheduler, .stepScheduler], beside: [.threadPool, .rawDispatch, .testScheduler],
+    workloads: [.throughput, .pingPong, .observeOnDrain, .virtualSleepers], scale: .quick, output: "Results")
 print(run.table)
 print("Wrote \(run.folder.path)")
 exit(unexpected == 0 ? 0 : 1)

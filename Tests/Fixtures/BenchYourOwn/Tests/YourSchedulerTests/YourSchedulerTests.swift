@@ -60,6 +60,46 @@ import Testing
         #expect(run.table.contains("queue-scheduler"))
     }
 
+    /// Its own serial and virtual-time schedulers in one run: the bench drives the virtual-time one through its
+    /// `VirtualTimeDriver`, as it drives `TestScheduler`, so every workload that runs on `TestScheduler` runs on it to
+    /// the end (W1 among them; nothing else would run its work, and the run would wait), and the serial one runs W1
+    /// and W4.
+    @Test func benchesItsSerialAndVirtualTimeSchedulers() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("bench-your-own-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try BenchYourOwn.run(
+            [.queueScheduler, .stepScheduler], beside: [.testScheduler], scale: .smoke, output: output.path)
+        func workloads(_ backend: BackendID) -> Set<WorkloadID> {
+            Set(run.results.summary.filter { $0.backend == backend }.map(\.workload))
+        }
+        #expect(workloads(.queueScheduler).isSuperset(of: [.throughput, .pingPong]))
+        #expect(workloads(.stepScheduler).contains(.throughput))
+        #expect(workloads(.stepScheduler) == workloads(.testScheduler), "every workload TestScheduler runs")
+        let steps = run.results.summary.filter { $0.backend == .stepScheduler }
+        #expect(steps.allSatisfy { $0.summary.median.value.isFinite })
+    }
+
+    /// The kit judges it by the same description: the virtual-time rules drive it through `VirtualTimeDriver`.
+    @Test(
+        arguments: ["V1", "V2", "V3", "V4", "V5", "S2", "S3", "C1", "C2", "K1", "T1", "T2"].compactMap(
+            ConformanceRules.rule))
+    func stepSchedulerKeepsTheRule(_ rule: ConformanceRule) {
+        let result = ConformanceBackend.stepScheduler.evaluate(rule)
+        #expect(!result.outcome.isFailure, Comment(rawValue: result.failureMessage))
+    }
+
+    /// A scheduler that claims virtual time but gives the bench no way to drive it is refused before anything runs
+    /// (a run would otherwise wait for ever on work nobody runs).
+    @Test func aVirtualTimeSchedulerTheBenchCannotDriveIsRefused() {
+        let undriven = Backend.subject(
+            ConformanceBackend(
+                id: "undriven", name: "undriven", summary: "claims virtual time, is a queue",
+                traits: [.serial, .timed, .virtualTime]
+            ) { _ in ConformanceSession(makeNamedScheduler: { QueueScheduler(name: $0) }) })
+        #expect(throws: BenchError.self) { try Backend.register([undriven]) }
+        #expect(Backend.withID(undriven.id) == nil)
+    }
+
     @Test func aBuiltInBackendsIdIsRefused() {
         let clash = Backend.subject(
             ConformanceBackend(

@@ -1,0 +1,62 @@
+import SchedulerBench
+
+/// Turning the names a person types (`--backend threadpool,raw-dispatch`, `--workload W4,fan-out`) into identifiers,
+/// with one-line errors that list the choices.
+public enum Selection {
+    /// Names given as repeated or comma-separated options; none means all (nil).
+    public static func backends(_ names: [String]) throws -> [BackendID]? {
+        try resolve(names) { name in
+            guard let backend = Backend.all.first(where: { $0.id.rawValue == name }) else {
+                throw BenchError(
+                    "unknown backend '\(name)'; choose from \(Backend.all.map(\.id.rawValue).joined(separator: ", ")) (see bench list)"
+                )
+            }
+            return backend.id
+        }
+    }
+
+    public static func workloads(_ names: [String]) throws -> [WorkloadID]? {
+        try resolve(names) { name in
+            guard let workload = Workload.named(name) else {
+                let ids = "\(Workload.all.first!.id.rawValue)…\(Workload.all.last!.id.rawValue)"
+                throw BenchError(
+                    "unknown workload '\(name)'; choose from \(ids) or "
+                        + "\(Workload.all.map(\.name).joined(separator: ", ")) (see bench list)")
+            }
+            return workload.id
+        }
+    }
+
+    public static func pairing(_ text: String) throws -> Pairing {
+        guard let pairing = Pairing(rawValue: text) else {
+            throw BenchError(
+                "unknown pairing '\(text)'; pass --pairing \(Pairing.allCases.map(\.rawValue).joined(separator: " or "))"
+            )
+        }
+        return pairing
+    }
+
+    /// `bench ab --fail-on`: nil when not given.
+    public static func gate(_ text: String?) throws -> ABGate? {
+        guard let text else { return nil }
+        guard let gate = ABGate(rawValue: text) else {
+            throw BenchError(
+                "unknown --fail-on '\(text)'; pass --fail-on \(ABGate.allCases.map(\.rawValue).joined(separator: " or "))"
+            )
+        }
+        return gate
+    }
+
+    public static func cpus(_ text: String?) throws -> CPUSet? {
+        guard let text else { return nil }
+        guard let cpus = CPUSet(parsing: text) else {
+            throw BenchError("--cpus \(text): expected CPU numbers like 0, 0,1 or 0-3")
+        }
+        return cpus
+    }
+
+    private static func resolve<ID>(_ names: [String], _ find: (String) throws -> ID) throws -> [ID]? {
+        let split = names.flatMap { $0.split(separator: ",").map(String.init) }
+        return split.isEmpty ? nil : try split.map(find)
+    }
+}
