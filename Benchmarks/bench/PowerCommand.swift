@@ -22,8 +22,8 @@ struct PowerCommand: ParsableCommand {
 
     @Option(
         name: .long, parsing: .upToNextOption,
-        help: "Planted slowdowns as fractions, 0 for A/A (default: 0 0.02 0.03 0.05 0.1).")
-    var effects: [Double] = [0, 0.02, 0.03, 0.05, 0.10]
+        help: "Planted slowdowns as fractions, 0 for A/A (space- or comma-separated; default: 0 0.02 0.03 0.05 0.1).")
+    var effects: [String] = ["0", "0.02", "0.03", "0.05", "0.1"]
 
     @Option(name: .long, help: "Trials per effect (default: 5).")
     var trials: Int = 5
@@ -52,7 +52,12 @@ struct PowerCommand: ParsableCommand {
             throw ValidationError("--workload takes one workload, e.g. W1")
         }
         request.workload = workloads[0]
-        request.effects = effects
+        request.effects = try effects.flatMap { $0.split(separator: ",") }.map { text in
+            guard let effect = Double(text) else {
+                throw ValidationError("--effects takes fractions such as 0 0.03 or 0,0.03; got '\(text)'")
+            }
+            return effect
+        }
         request.trials = trials
         request.budgetSeconds = budget
         request.minimumEffect = minEffect

@@ -35,6 +35,10 @@ import Testing
                 .contains("A/A marked"))
         #expect(page.contains("threadpool (the others unplanted)"))
         #expect(page.contains("planted slowdowns called faster: 0 of 1"))
-        #expect(PowerReport.csv(trials).contains("0,0.030,1,immediate"))
+        #expect(PowerReport.csv(trials, pairing: .sequential).contains("0,0.030,1,immediate"))
+        #expect(PowerReport.csv(trials, pairing: .sequential).hasPrefix("effect,"))
+        #expect(
+            PowerReport.csv(trials, pairing: .sequential).split(separator: "\n").dropFirst()
+                .allSatisfy { $0.hasSuffix(",sequential") }, "every row names its pairing")
     }
 }

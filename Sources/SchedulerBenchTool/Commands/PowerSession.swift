@@ -171,7 +171,7 @@ public enum PowerSession {
         let page = PowerReport.markdown(trials, request: request, metric: metric, pilot: pilot, command: commandLine)
         let id = RunID.make(commit: (try? Git().commit(of: "HEAD")).map { String($0.prefix(7)) } ?? "unknown")
         let folder = try RunStore(root: request.output).write(
-            runID: id, files: ["power.csv": PowerReport.csv(trials), "POWER.md": page])
+            runID: id, files: ["power.csv": PowerReport.csv(trials, pairing: request.pairing), "POWER.md": page])
         do {
             _ = try Report.drawCharts(
                 PowerReport.chartPoints(

@@ -2,11 +2,12 @@ import SchedulerBench
 import ToolSupport
 
 extension ABAnalysis {
-    /// `ab.csv`: one row per cell (`Docs/Results.md`).
+    /// `ab.csv`: one row per cell (`Docs/Results.md`), each naming the pairing that measured it (a duet judges CPU
+    /// time on one shared CPU, sequential pairs wall-clock time with the whole machine: not the same question).
     public var csv: String {
         let header = [
             "workload", "parameters", "metric", "unit", "backend", "pairs", "a_median", "b_median",
-            "ratio", "ratio_low", "ratio_high", "minimum_effect", "verdict", "smallest_callable",
+            "ratio", "ratio_low", "ratio_high", "minimum_effect", "verdict", "smallest_callable", "pairing",
         ]
         let rows = lines.map { line in
             [
@@ -16,6 +17,7 @@ extension ABAnalysis {
                 Format.number(line.candidate),
                 Format.number(line.ratio.value), Format.number(line.ratio.low), Format.number(line.ratio.high),
                 Format.number(minimumEffect), line.verdict.rawValue, line.smallestCallable.map(Format.number) ?? "",
+                pairing.rawValue,
             ]
         }
         return CSV.encode([header] + rows)

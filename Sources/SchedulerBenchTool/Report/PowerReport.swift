@@ -4,11 +4,12 @@ import ToolSupport
 /// `bench power`'s files: every trial's verdict (`power.csv`) and the operating characteristic per backend
 /// (`POWER.md`): how often each planted slowdown was called slower, and how often a build against itself was marked.
 enum PowerReport {
-    static func csv(_ trials: [PowerSession.Trial]) -> String {
+    /// Every trial's verdict, each naming the pairing that measured it.
+    static func csv(_ trials: [PowerSession.Trial], pairing: Pairing) -> String {
         let header = [
             "effect", "trial_effect", "trial", "backend", "workload", "metric", "pairs", "ratio", "ratio_low",
             "ratio_high", "verdict",
-            "smallest_callable", "seconds",
+            "smallest_callable", "seconds", "pairing",
         ]
         return CSV.encode(
             [header]
@@ -20,6 +21,7 @@ enum PowerReport {
                         Format.number($0.line.ratio.value), Format.number($0.line.ratio.low),
                         Format.number($0.line.ratio.high), $0.line.verdict.rawValue,
                         $0.line.smallestCallable.map(Format.number) ?? "", Format.short($0.seconds),
+                        pairing.rawValue,
                     ]
                 })
     }
