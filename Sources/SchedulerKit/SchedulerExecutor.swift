@@ -44,6 +44,13 @@ public final class SchedulerExecutor: SerialExecutor {
         self.nodeScheduler = scheduler as? any NodeScheduler
     }
 
+    /// Over a scheduler that need not keep the promises of ``accepts(_:)`` (the bench's hand-off floor, whose thread
+    /// sets no current scheduler: isolation checks fail on it, and nothing the bench runs makes one).
+    @_spi(Bench) public init(unchecked scheduler: any NodeScheduler) {
+        self.scheduler = scheduler
+        self.nodeScheduler = scheduler
+    }
+
     /// `scheduler`, if it can back an executor; traps otherwise, naming `initialiser`.
     static func accepted(_ scheduler: any Scheduler, by initialiser: String) -> any Scheduler {
         precondition(

@@ -120,7 +120,9 @@ import Testing
         #expect(analysis.lines.map(\.pairs) == [2, 1])
         #expect(analysis.csv.contains("threadpool,2,100,110,1.100"))
         #expect(
-            analysis.csv.split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",\(analysis.pairing.rawValue)") },
+            analysis.csv.split(separator: "\n").dropFirst().allSatisfy {
+                $0.hasSuffix(",\(analysis.pairing.rawValue)")
+            },
             "every row names the pairing that measured it")
     }
 }

@@ -148,9 +148,9 @@ extension Backend {
             },
             .reference(
                 .spinHandOff,
-                "the floor of a hand-off with one allocation per task: the pool's node and lock-free "
-                    + "queue, drained by a thread that never sleeps",
-                capabilities: [.serial, .taskExecutor, .promptWakeUp]
+                "the floor of a hand-off with one allocation per task (a closure, an actor's or a task's job): the "
+                    + "pool's node and lock-free queue, drained by a thread that never sleeps",
+                capabilities: [.serial, .executor, .taskExecutor, .promptWakeUp]
             ) {
                 HandOffFloorLane.group()
             },

@@ -9,9 +9,11 @@ import Synchronization
 /// sleeps and keeps no books: no ownership hand-back, no ready list, no wake-up, no current scheduler. What is left
 /// is one allocation, one queue link and the cache misses of moving the node between cores, so the pool's W1 cost
 /// divided by this one is what the pool's bookkeeping costs, and no design with a node per task can go below it.
-/// It burns a core while it exists, so it is measured only where that does not distort (W1, W9, W10), and in W12,
-/// as the floor of a task on an executor outside Swift's cooperative pool: with `caller=global`, what is left is the
-/// global executor waking one of its threads to resume the awaiting task.
+/// It burns a core while it exists, so it is measured only where that does not distort (W1, W9, W10), and on the
+/// actor rows (W11–W13), as the floor of every custom executor: an actor's or a task's job handed over in the pool's
+/// node and run by a thread that never sleeps, what any executor outside Swift's cooperative pool must at least do.
+/// Those rows run at most two such threads, and the caller that times them waits asleep, so two cores hold them. With
+/// W12's `caller=global`, what is left is the global executor waking one of its threads to resume the awaiting task.
 final class HandOffFloorLane: Lane {
     private let queue = TaskQueue()
     private let stopping = Atomic<Bool>(false)
@@ -43,6 +45,9 @@ final class HandOffFloorLane: Lane {
     func drain() {}
 
     var taskExecutor: (any TaskExecutor)? { SchedulerTaskExecutor(unchecked: HandOffScheduler(lane: self)) }
+
+    /// An actor's executor on the same thread: its jobs travel in their nodes as on the pool's executors.
+    var serialExecutor: (any SerialExecutor)? { SchedulerExecutor(unchecked: HandOffScheduler(lane: self)) }
 
     /// A lane group whose lanes are stopped when the group shuts down.
     static func group() -> LaneGroup {
