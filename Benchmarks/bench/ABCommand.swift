@@ -129,7 +129,7 @@ struct CalibrateCommand: ParsableCommand {
 
     func run() throws {
         guard let choice = AllocatorChoice(rawValue: allocator), choice != .both else {
-            throw BenchError("unknown allocator '\(allocator)'; calibrate with --allocator jemalloc or system")
+            throw BenchError.setting("unknown allocator '\(allocator)'; calibrate with --allocator jemalloc or system")
         }
         let file: URL
         let calibration: Calibration

@@ -50,7 +50,7 @@ struct CountAllocationsCommand: ParsableCommand {
 
     func run() throws {
         guard let scale = Scale(rawValue: scale) else {
-            throw BenchError("unknown scale '\(scale)'; use full, quick or smoke")
+            throw BenchError.setting("unknown scale '\(scale)'; use full, quick or smoke")
         }
         let output = try AllocationPass.countInChild(
             backends: try Selection.backends(backend) ?? Backend.all.map(\.id),
@@ -70,7 +70,7 @@ struct ProbeInstructionsCommand: ParsableCommand {
 
     func run() throws {
         guard let id = try Selection.backends([backend])?.first, let backend = Backend.withID(id) else {
-            throw BenchError("unknown backend '\(self.backend)'")
+            throw BenchError.setting("unknown backend '\(self.backend)'")
         }
         InstructionProbe.run(backend: backend, tasks: tasks)
     }

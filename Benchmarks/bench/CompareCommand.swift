@@ -25,7 +25,7 @@ struct CompareCommand: ParsableCommand {
         let calibration = try afterRows.first.flatMap { try Calibration.load(for: $0.metadata, root: results) }
         let comparison = Comparison(before: beforeRows, after: afterRows, calibration: calibration)
         guard !comparison.lines.isEmpty else {
-            throw BenchError(
+            throw BenchError.input(
                 "\(before) and \(after) have no cell in common (same backend, workload, parameters, metric, allocator)")
         }
         print(comparison.render())

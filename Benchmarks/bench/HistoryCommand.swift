@@ -34,13 +34,13 @@ struct ShowHistory: ParsableCommand {
     func run() throws {
         let folder = HistoryFolder(results: results)
         guard folder.exists else {
-            throw BenchError(
+            throw BenchError.input(
                 "\(folder.url.path) does not exist; a complete full run writes it, or: bench history add <run folder>")
         }
         let history = try folder.load()
         let series = history.series(cell: cell, metric: metric)
         guard !series.isEmpty else {
-            throw BenchError("no series in \(folder.url.path) matches --cell/--metric; drop them to see all")
+            throw BenchError.setting("no series in \(folder.url.path) matches --cell/--metric; drop them to see all")
         }
         let calibrations = CalibrationBook(root: results)
         if cell != nil {

@@ -61,7 +61,7 @@ struct MeasureOptions: ParsableArguments {
         let scale: Scale
         if let name = self.scale {
             guard let parsed = Scale(rawValue: name) else {
-                throw BenchError("unknown scale '\(name)'; use full, quick or smoke")
+                throw BenchError.setting("unknown scale '\(name)'; use full, quick or smoke")
             }
             scale = parsed
         } else {
@@ -93,7 +93,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         guard let choice = AllocatorChoice(rawValue: allocator) else {
-            throw BenchError("unknown allocator '\(allocator)'; use --allocator jemalloc, system or both")
+            throw BenchError.setting("unknown allocator '\(allocator)'; use --allocator jemalloc, system or both")
         }
         let request = try measure.request(allocator: choice, output: output, runID: runID)
         let started = Date()

@@ -50,6 +50,24 @@ import Testing
         #expect((try? Selection.backends([])) == .some(nil))
     }
 
+    /// A failure says its kind, so a program can tell its own mistake from what the machine lacks or a file it gave.
+    @Test func failuresSayTheirKind() {
+        func kind(_ body: () throws -> Void) -> String {
+            do { try body() } catch let error as BenchError {
+                return switch error {
+                case .setting: "setting"
+                case .machine: "machine"
+                case .input: "input"
+                case .failed: "failed"
+                }
+            } catch { return "other: \(error)" }
+            return "none"
+        }
+        #expect(kind { _ = try Selection.backends(["nope"]) } == "setting")
+        #expect(kind { _ = try RunStore.summaryFile("/nonexistent-run-folder") } == "input")
+        #expect(kind { _ = try BenchYourOwn.run([]) } == "setting")
+    }
+
     @Test func cpuListsAreParsedAndChecked() throws {
         #expect(CPUSet(parsing: "0-3,8")?.cpus == [0, 1, 2, 3, 8])
         #expect(CPUSet(parsing: "0-3,8")?.description == "0-3,8")

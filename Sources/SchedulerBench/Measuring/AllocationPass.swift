@@ -77,14 +77,14 @@ public enum AllocationPass {
             backends: try request.resolvedBackends(),
             workloads: try request.resolvedWorkloads().filter { $0.allocationProbe != nil }, scale: scale)
         do { log(try AllThreadCounting.proveExact()) } catch let error as AllThreadCounting.NotExact {
-            throw BenchError(error.description)
+            throw BenchError.failed(error.description)
         }
         var lines = [columns]
         for cell in runner.plan {
             guard let probe = cell.workload.allocationProbe else { continue }
             for backend in cell.backends {
                 guard let counted = probe.count(on: backend, cell.parameters, rounds: rounds(scale)) else {
-                    throw BenchError(
+                    throw BenchError.failed(
                         "jemalloc's arena statistics became unreadable while counting \(cell.workload.id) on \(backend.id)"
                     )
                 }
@@ -166,7 +166,7 @@ public enum AllocationPass {
     /// The child's CSV as counts of the parent's cells.
     static func parse(_ text: String, cells: [Runner.Cell]) throws -> [Counted] {
         let table = try CSV.decode(text)
-        guard table.first == columns else { throw BenchError("the counting process printed no CSV header") }
+        guard table.first == columns else { throw BenchError.failed("the counting process printed no CSV header") }
         var counted: [Counted] = []
         for record in table.dropFirst() {
             guard record.count == columns.count, let value = Double(record[4]),
@@ -176,7 +176,8 @@ public enum AllocationPass {
                 let backend = cell.backends.first(where: { $0.id.rawValue == record[2] }),
                 let metric = cell.workload.allocationProbe?.metrics.first(where: { $0.name == record[3] })
             else {
-                throw BenchError("the counting process printed an unexpected line: \(record.joined(separator: ","))")
+                throw BenchError.failed(
+                    "the counting process printed an unexpected line: \(record.joined(separator: ","))")
             }
             if let index = counted.firstIndex(where: {
                 $0.workload == cell.workload.id && $0.parameters == cell.parameters && $0.backend == backend.id

@@ -206,7 +206,7 @@ public struct InstructionCount: Sendable, Equatable {
                 $0.dropFirst("events:".count).split(separator: " ").map(String.init)
             }
             guard let line = lines.first(where: { $0.hasPrefix("totals:") }) else {
-                throw BenchError("\(name): a callgrind dump without a totals line")
+                throw BenchError.failed("\(name): a callgrind dump without a totals line")
             }
             // callgrind leaves out trailing zeros: "totals: 80 29 19" under nine events.
             let names = events ?? ["Ir"]
@@ -214,7 +214,7 @@ public struct InstructionCount: Sendable, Equatable {
             let padded = values + Array(repeating: 0, count: max(0, names.count - values.count))
             let counted = Dictionary(zip(names, padded), uniquingKeysWith: { first, _ in first })
             guard let instructions = counted["Ir"] else {
-                throw BenchError("\(name): a callgrind dump without an instruction total")
+                throw BenchError.failed("\(name): a callgrind dump without an instruction total")
             }
             return PhaseTotals(instructions: instructions, estimatedCycles: EstimatedCycles.estimate(counted))
         }
@@ -225,14 +225,16 @@ public struct InstructionCount: Sendable, Equatable {
     static func readableBinary(of executable: String, in folder: URL) throws -> String {
         let copy = folder.appendingPathComponent("bench").path
         guard let objcopy = Tool.find("objcopy") ?? Tool.find("llvm-objcopy") else {
-            throw BenchError("objcopy is missing (binutils); install it with apt-get install -y binutils")
+            throw BenchError.machine("objcopy is missing (binutils); install it with apt-get install -y binutils")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: objcopy)
         process.arguments = ["--strip-debug", executable, copy]
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchError("\(objcopy) could not strip a copy of bench") }
+        guard process.terminationStatus == 0 else {
+            throw BenchError.failed("\(objcopy) could not strip a copy of bench")
+        }
         return copy
     }
 }

@@ -52,14 +52,14 @@ public enum Machine {
 
     /// Restricts every thread of this process that exists now to `cpus` (threads created later inherit it).
     public static func pin(to cpus: CPUSet) throws {
-        guard let allowed = allowedCPUs() else { throw BenchError("cannot read this process's CPU affinity") }
+        guard let allowed = allowedCPUs() else { throw BenchError.machine("cannot read this process's CPU affinity") }
         guard cpus.isSubset(of: allowed) else { throw RequestError.cpusNotAllowed(requested: cpus, allowed: allowed) }
         let list = cpus.cpus.map(Int32.init)
         for thread in threadIDs() {
             let status = cbench_set_affinity(thread, list, Int32(list.count))
             // A thread that exited since the listing is no longer there to obey.
             guard status == 0 || status == -ESRCH else {
-                throw BenchError(
+                throw BenchError.machine(
                     "cannot restrict thread \(thread) to CPUs \(cpus): \(String(cString: strerror(-status)))")
             }
         }

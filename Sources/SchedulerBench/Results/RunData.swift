@@ -38,7 +38,7 @@ public struct RunData: Sendable {
     public static func load(_ path: String) throws -> RunData {
         let summaryPath = try RunStore.summaryFile(path)
         let summary = try SummaryRow.read(summaryPath)
-        guard !summary.isEmpty else { throw BenchError("\(summaryPath) has no rows; run bench first") }
+        guard !summary.isEmpty else { throw BenchError.input("\(summaryPath) has no rows; run bench first") }
         let samplesPath = (summaryPath as NSString).deletingLastPathComponent + "/samples.csv"
         var rounds: [CellKey: [(Int, Double)]] = [:]
         if FileManager.default.fileExists(atPath: samplesPath) {

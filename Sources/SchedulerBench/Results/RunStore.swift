@@ -41,7 +41,7 @@ public struct RunStore: Sendable {
         if statvfs(root.path, &stats) == 0 {
             let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
             guard free >= Self.requiredBytes else {
-                throw BenchError(
+                throw BenchError.machine(
                     "only \(free >> 20) MiB free under \(root.path), a run needs \(Self.requiredBytes >> 20) MiB; free some space"
                 )
             }
@@ -54,7 +54,7 @@ public struct RunStore: Sendable {
         let folder = root.appendingPathComponent(runID, isDirectory: true)
         let partial = root.appendingPathComponent(".\(runID).partial", isDirectory: true)
         guard mkdir(partial.path, 0o755) == 0 else {
-            throw BenchError(
+            throw BenchError.failed(
                 errno == EEXIST
                     ? "another run is writing \(partial.path); runs never share a folder, start this one again"
                     : "cannot create \(partial.path): \(String(cString: strerror(errno))); check the output folder")
@@ -85,7 +85,7 @@ public struct RunStore: Sendable {
     public static func summaryFile(_ path: String) throws -> String {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw BenchError("\(path) does not exist; name a run folder (Results/<run-id>) or its summary.csv")
+            throw BenchError.input("\(path) does not exist; name a run folder (Results/<run-id>) or its summary.csv")
         }
         return isFolder.boolValue ? (path as NSString).appendingPathComponent("summary.csv") : path
     }
@@ -94,7 +94,7 @@ public struct RunStore: Sendable {
     static func renameWithoutReplacing(_ from: URL, to: URL) throws {
         let status = cbench_rename_noreplace(from.path, to.path)
         guard status == 0 else {
-            throw BenchError(
+            throw BenchError.failed(
                 status == -EEXIST
                     ? "\(to.path) already exists; results are never overwritten"
                     : "cannot move \(from.lastPathComponent) to \(to.path): \(String(cString: strerror(-status)))")

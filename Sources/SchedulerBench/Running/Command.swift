@@ -9,7 +9,7 @@ package enum Command {
             return try ChildProcess.run("/usr/bin/env", [tool] + arguments, captureError: true).standardOutput
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         } catch let failure as ChildProcess.Failure {
-            throw BenchError("\(tool) \(arguments.prefix(2).joined(separator: " ")) failed (\(failure))")
+            throw BenchError.failed("\(tool) \(arguments.prefix(2).joined(separator: " ")) failed (\(failure))")
         }
     }
 }

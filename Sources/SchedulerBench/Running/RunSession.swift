@@ -2,10 +2,24 @@ import Foundation
 import SchedulerKit
 import ToolSupport
 
-/// A request that cannot be carried out; its description is the one line the user sees.
-public struct BenchError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+/// Why the bench cannot do what it was asked, by kind, so that a caller can tell a mistake of its own from what a
+/// machine lacks or a step that failed; each case carries the one line a user reads, which says what to do. A run
+/// request's own settings have a typed error of their own (``RequestError``).
+public enum BenchError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A setting or an argument is wrong: the same mistake on any machine.
+    case setting(String)
+    /// This machine lacks what the work needs (a tool, free space, CPUs, a repository).
+    case machine(String)
+    /// A file or folder given to the bench is missing, or is not what the bench writes.
+    case input(String)
+    /// A step of the work failed part-way; nothing half-done was kept.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .setting(let line), .machine(let line), .input(let line), .failed(let line): line
+        }
+    }
 }
 
 /// What `bench run` was asked for, after parsing: backends and workloads as identifiers (nil: all of them).
@@ -169,8 +183,9 @@ public enum RunSession {
         if let cpus, request.cpus != nil {
             let strays = Machine.threadsOutside(cpus)
             guard strays.isEmpty else {
-                throw BenchError(
-                    "threads escaped --cpus \(cpus): \(strays.joined(separator: ", ")); nothing was written")
+                throw BenchError.failed(
+                    "threads escaped the CPUs asked for (\(cpus)): \(strays.joined(separator: ", ")); nothing was written"
+                )
             }
         }
         let results = RunResults(
@@ -207,7 +222,7 @@ public enum RunSession {
                 try ChildProcess.run(
                     .run(child), launcher: launcher, environment: Relaunch.childEnvironment(commandLine: commandLine))
             } catch {
-                throw BenchError("the \(allocator.rawValue) pass failed (\(error)); nothing was written")
+                throw BenchError.failed("the \(allocator.rawValue) pass failed (\(error)); nothing was written")
             }
             let folder = scratch.url.appendingPathComponent(runID)
             summaries += try SummaryRow.read(folder.appendingPathComponent("summary.csv").path)
@@ -243,7 +258,7 @@ extension CSV {
             guard let first = decoded.first else { continue }
             if header == nil { header = first }
             guard header == first else {
-                throw BenchError("allocator passes wrote different CSV headers; rebuild and run again")
+                throw BenchError.failed("allocator passes wrote different CSV headers; rebuild and run again")
             }
             rows += decoded.dropFirst()
         }

@@ -29,12 +29,15 @@ public enum BenchYourOwn {
         scale: Scale = .quick, allocator: AllocatorChoice = .system, output: String = "Results",
         log: @escaping (String) -> Void = { _ in }
     ) throws -> Run {
-        guard !backends.isEmpty else { throw BenchError("BenchYourOwn.run needs at least one backend of yours") }
+        guard !backends.isEmpty else {
+            throw BenchError.setting("BenchYourOwn.run needs at least one backend of yours")
+        }
         guard allocator != .both else {
-            throw BenchError("allocator .both needs bench's child processes; run .system and .jemalloc one by one")
+            throw BenchError.setting(
+                "allocator .both needs bench's child processes; run .system and .jemalloc one by one")
         }
         if let counted = workloads?.compactMap(Workload.withID).first(where: { $0.allocationProbe != nil }) {
-            throw BenchError(
+            throw BenchError.setting(
                 "\(counted.id) counts allocations in child processes of bench; leave it out, or run bench itself")
         }
         try Backend.register(backends)

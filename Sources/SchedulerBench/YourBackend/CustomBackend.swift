@@ -13,7 +13,8 @@ extension Backend {
     /// cannot drive (not a `VirtualTimeDriver`): nothing would run its work, and a run would wait for ever.
     public static func register(_ backends: [Backend]) throws {
         if let clash = backends.first(where: { backend in all.contains { $0.id == backend.id } }) {
-            throw BenchError("backend id '\(clash.id)' is a built-in backend's (see bench list); give yours another id")
+            throw BenchError.setting(
+                "backend id '\(clash.id)' is a built-in backend's (see bench list); give yours another id")
         }
         for backend in backends where backend.capabilities.contains(.virtualTime) {
             let lanes = backend.instance()
@@ -21,7 +22,7 @@ extension Backend {
             guard let scheduler = lanes.lane("driver-check").scheduler, !(scheduler is any VirtualTimeDriver) else {
                 continue
             }
-            throw BenchError(
+            throw BenchError.setting(
                 "backend '\(backend.id)' claims virtual time but \(type(of: scheduler)) is not a VirtualTimeDriver; "
                     + "conform it, so that the bench can run its work")
         }

@@ -87,7 +87,7 @@ public struct Calibration: Sendable {
     /// The calibration of `runs` (each one run's rows and rounds), all of one machine, scale and CPU set.
     public init(runs: [RunData], goals: [Goal] = Goal.all) throws {
         guard runs.count >= 2, let first = runs.first?.summary.first?.metadata else {
-            throw BenchError("a calibration needs at least 2 runs")
+            throw BenchError.setting("a calibration needs at least 2 runs")
         }
         var cells: [CellKey: Figures] = [:]
         var goalValues: [GoalKey: [Double]] = [:]

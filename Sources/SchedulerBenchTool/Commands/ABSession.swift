@@ -61,23 +61,24 @@ public struct ABRequest: Sendable {
     /// The request alone, whatever this machine has (``RunRequest/checkSettings()``).
     public func checkSettings() throws {
         guard minimumEffect > 0 && minimumEffect < 1 else {
-            throw BenchError("--min-effect must be between 0 and 1 (a fraction, e.g. 0.05), got \(minimumEffect)")
+            throw BenchError.setting(
+                "--min-effect must be between 0 and 1 (a fraction, e.g. 0.05), got \(minimumEffect)")
         }
         guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= RoundPolicy.longestBudgetSeconds else {
-            throw BenchError(
+            throw BenchError.setting(
                 "--budget must be between 1 and \(Int(RoundPolicy.longestBudgetSeconds)) seconds, got \(budgetSeconds)")
         }
         guard Self.pairsRange.contains(minimumPairs), minimumPairs <= maximumPairs,
             maximumPairs <= Self.pairsRange.upperBound
         else {
-            throw BenchError(
+            throw BenchError.setting(
                 "--pairs must be between \(Self.pairsRange.lowerBound) and \(Self.pairsRange.upperBound), got \(minimumPairs)"
             )
         }
         let run = measuringRun
         try run.checkSettings()
         if pairing == .duet, try !run.resolvedWorkloads().contains(where: { $0.metrics.contains(where: \.isCPUTime) }) {
-            throw BenchError(
+            throw BenchError.setting(
                 "a duet judges CPU time, which none of these workloads reports (W1–W4 do); add one or pass --pairing sequential"
             )
         }
@@ -207,13 +208,13 @@ enum BaselineBuild {
 struct Git {
     init() throws {
         guard (try? Command.output("git", ["rev-parse", "--show-toplevel"])) != nil else {
-            throw BenchError("bench ab needs a git repository: run it from the repository root")
+            throw BenchError.machine("bench ab needs a git repository: run it from the repository root")
         }
     }
 
     func commit(of revision: String) throws -> String {
         do { return try Command.output("git", ["rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]) } catch {
-            throw BenchError(
+            throw BenchError.setting(
                 "'\(revision)' is not a commit of this repository; pass --baseline <commit, branch or tag>")
         }
     }

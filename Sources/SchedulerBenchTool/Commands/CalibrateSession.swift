@@ -14,10 +14,11 @@ public enum CalibrateSession {
         commandLine: String, log: (String) -> Void
     ) throws -> (URL, Calibration) {
         guard runsRange.contains(runs) else {
-            throw BenchError("--runs must be between \(runsRange.lowerBound) and \(runsRange.upperBound), got \(runs)")
+            throw BenchError.setting(
+                "--runs must be between \(runsRange.lowerBound) and \(runsRange.upperBound), got \(runs)")
         }
         guard request.allocator != .both else {
-            throw BenchError("calibrate one allocator at a time: --allocator jemalloc or system")
+            throw BenchError.setting("calibrate one allocator at a time: --allocator jemalloc or system")
         }
         try request.preflight()
         try RunStore(root: resultsRoot).preflight()
@@ -36,13 +37,15 @@ public enum CalibrateSession {
             do {
                 try ChildProcess.run(.run(child), launcher: launcher, environment: environment, captureError: true)
             } catch {
-                throw BenchError("calibration run \(index) failed (\(error)); no calibration was written")
+                throw BenchError.failed("calibration run \(index) failed (\(error)); no calibration was written")
             }
             loaded.append(try RunData.load(scratch.url.appendingPathComponent(child.runID!).path))
             finished.withLock { $0 = index }
         }
         let calibration = try Calibration(runs: loaded)
-        guard let metadata = loaded.first?.metadata else { throw BenchError("the calibration runs wrote no rows") }
+        guard let metadata = loaded.first?.metadata else {
+            throw BenchError.failed("the calibration runs wrote no rows")
+        }
         let file = Calibration.file(for: metadata, root: resultsRoot)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try AtomicFile.write(calibration.csv, to: file)
@@ -52,7 +55,7 @@ public enum CalibrateSession {
     /// Rewrites a calibration file from the figures it keeps, with this build's method; returns the calibration.
     public static func recompute(_ path: String) throws -> Calibration {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw BenchError("\(path) does not exist; name a file under Results/calibration/")
+            throw BenchError.input("\(path) does not exist; name a file under Results/calibration/")
         }
         let calibration = try Calibration(contentsOf: path)
         try AtomicFile.write(calibration.csv, to: URL(fileURLWithPath: path))

@@ -26,7 +26,7 @@ public enum CheckSession {
         let file = Thresholds.file(in: thresholdsFolder)
         let existing = FileManager.default.fileExists(atPath: file.path) ? try Thresholds(contentsOf: file.path) : nil
         guard update || existing != nil else {
-            throw BenchError(
+            throw BenchError.input(
                 "no thresholds for this toolchain at \(file.path): run bench check --update and commit the file")
         }
         try Relaunch.checkAvailable(.jemalloc)

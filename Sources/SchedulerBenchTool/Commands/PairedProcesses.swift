@@ -104,7 +104,7 @@ enum PairedProcesses {
                 .run(request), launcher: launcher, executable: side.executable, environment: side.environment,
                 captureError: true)
         } catch {
-            throw BenchError("\(side.name)'s bench run failed (\(error))")
+            throw BenchError.failed("\(side.name)'s bench run failed (\(error))")
         }
     }
 }

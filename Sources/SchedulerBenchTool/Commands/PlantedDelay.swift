@@ -34,7 +34,7 @@ public struct PlantedDelay: Sendable {
         for item in text.split(separator: ",") {
             let parts = item.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, let value = Double(parts[1]), value >= 0, value.isFinite else {
-                throw BenchError(
+                throw BenchError.setting(
                     "\(Self.variable) must read backend=nanoseconds,… (e.g. threadpool=5.2), got '\(text)'")
             }
             delays[BackendID(rawValue: String(parts[0]))] = value

@@ -46,23 +46,24 @@ public struct PowerRequest: Sendable {
     /// The request alone, whatever this machine has.
     public func checkSettings() throws {
         guard !effects.isEmpty, effects.allSatisfy({ $0 >= 0 && $0 < 1 }) else {
-            throw BenchError("--effects must be fractions from 0 up to 1, e.g. 0,0.03,0.05; got \(effects)")
+            throw BenchError.setting("--effects must be fractions from 0 up to 1, e.g. 0,0.03,0.05; got \(effects)")
         }
         guard Self.trialsRange.contains(trials) else {
-            throw BenchError("--trials must be between 1 and \(Self.trialsRange.upperBound), got \(trials)")
+            throw BenchError.setting("--trials must be between 1 and \(Self.trialsRange.upperBound), got \(trials)")
         }
         guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= RoundPolicy.longestBudgetSeconds else {
-            throw BenchError(
+            throw BenchError.setting(
                 "--budget must be between 1 and \(Int(RoundPolicy.longestBudgetSeconds)) seconds, got \(budgetSeconds)")
         }
         try trial.checkSettings()
         guard let metric = try plantedMetric(), metric.unit == "ns" else {
-            throw BenchError("bench power plants a delay per task: pick a workload timed in ns per unit, such as W1")
+            throw BenchError.setting(
+                "bench power plants a delay per task: pick a workload timed in ns per unit, such as W1")
         }
         if let planted {
             let measured = Set(try RunRequest(backends: backends, workloads: [workload]).resolvedBackends().map(\.id))
             if let stray = planted.first(where: { !measured.contains($0) }) {
-                throw BenchError(
+                throw BenchError.setting(
                     "--plant \(stray): not among the backends measured on \(workload); add it to --backend")
             }
         }

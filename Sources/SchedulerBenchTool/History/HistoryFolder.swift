@@ -89,7 +89,7 @@ public struct HistoryFolder: Sendable {
         do {
             return try ChildProcess.run("/usr/bin/env", ["gzip"] + arguments, captureError: true).standardOutput
         } catch let failure as ChildProcess.Failure {
-            throw BenchError("gzip \(arguments.joined(separator: " ")) failed (\(failure)); install gzip")
+            throw BenchError.machine("gzip \(arguments.joined(separator: " ")) failed (\(failure)); install gzip")
         }
     }
 }

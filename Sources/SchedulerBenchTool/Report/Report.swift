@@ -23,7 +23,7 @@ public enum Report {
             return rows?.records.first.map { RunMetadata(fields: $0.fields).isCompleteFullRun } ?? false
         }
         guard let full else {
-            throw BenchError(
+            throw BenchError.input(
                 "no complete full run (every workload, every backend, full scale) under \(resultsDirectory)/; "
                     + "run scripts/bench.sh first, or name one with --run <folder>")
         }
@@ -40,7 +40,9 @@ public enum Report {
         log: (String) -> Void
     ) throws -> [String] {
         let run = try RunData.load(choice.folder)
-        guard let metadata = run.metadata else { throw BenchError("\(choice.folder) has no rows; run bench first") }
+        guard let metadata = run.metadata else {
+            throw BenchError.input("\(choice.folder) has no rows; run bench first")
+        }
         var written: [String] = []
         var chartFiles: [String] = []
         if charts, let allocator = run.allocators.first {
@@ -89,7 +91,8 @@ public enum Report {
     ) throws -> [String] {
         let script = "scripts/plot_results.sh"
         guard FileManager.default.isExecutableFile(atPath: script) else {
-            throw BenchError("\(script) not found; run bench report from the repository root, or pass --no-charts")
+            throw BenchError.machine(
+                "\(script) not found; run bench report from the repository root, or pass --no-charts")
         }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let data = (folder as NSString).appendingPathComponent("charts.csv")
@@ -98,7 +101,7 @@ public enum Report {
         do {
             try ChildProcess.run(script, [data, folder], captureError: false)
         } catch {
-            throw BenchError("\(script) failed (\(error)); see its output above, or pass --no-charts")
+            throw BenchError.failed("\(script) failed (\(error)); see its output above, or pass --no-charts")
         }
         return Charts.Chart.allCases.map { "\(folder)/\($0.rawValue).png" }.filter {
             FileManager.default.fileExists(atPath: $0)

@@ -116,10 +116,12 @@ extension Report {
                 view, handOffs, [.init(header: "speed-up", workload: .parallelFanOut, metric: .speedup, unit: ("x", 1))]
             ))
         let caller = { (place: ActorHopCaller) in Parameters([:], choices: [.caller: place.rawValue]) }
+        // The custom-executor floor (`spin-handoff`) beside the default executor: what the runtime charges every
+        // custom executor lies between the two, what each scheduler's executor charges above the floor.
         add(
-            "Actors and tasks on each backend's executor (W11–W13)",
+            "Actors and tasks on each backend's executor (W11–W13), beside the default executor and the custom-executor floor",
             Ranking(
-                view, [.defaultExecutor] + ActorFindings.schedulers,
+                view, [.defaultExecutor, .spinHandOff] + ActorFindings.schedulers,
                 [
                     .init(
                         header: "call from global", workload: .actorHop, metric: .nsPerCall,

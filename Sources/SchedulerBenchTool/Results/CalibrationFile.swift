@@ -63,7 +63,7 @@ extension Calibration {
     /// Reads a calibration file and computes its spreads anew from the figures it keeps.
     init(contentsOf path: String) throws {
         let records = try CSVTable(contentsOf: path, required: Self.requiredColumns).records
-        guard let first = records.first else { throw BenchError("\(path) is empty; run bench calibrate again") }
+        guard let first = records.first else { throw BenchError.input("\(path) is empty; run bench calibrate again") }
         var cells: [CellKey: Figures] = [:]
         var goals: [GoalKey: [Double]] = [:]
         for record in records {

@@ -7,7 +7,7 @@ public enum Selection {
     public static func backends(_ names: [String]) throws -> [BackendID]? {
         try resolve(names) { name in
             guard let backend = Backend.all.first(where: { $0.id.rawValue == name }) else {
-                throw BenchError(
+                throw BenchError.setting(
                     "unknown backend '\(name)'; choose from \(Backend.all.map(\.id.rawValue).joined(separator: ", ")) (see bench list)"
                 )
             }
@@ -19,7 +19,7 @@ public enum Selection {
         try resolve(names) { name in
             guard let workload = Workload.named(name) else {
                 let ids = "\(Workload.all.first!.id.rawValue)…\(Workload.all.last!.id.rawValue)"
-                throw BenchError(
+                throw BenchError.setting(
                     "unknown workload '\(name)'; choose from \(ids) or "
                         + "\(Workload.all.map(\.name).joined(separator: ", ")) (see bench list)")
             }
@@ -29,7 +29,7 @@ public enum Selection {
 
     public static func pairing(_ text: String) throws -> Pairing {
         guard let pairing = Pairing(rawValue: text) else {
-            throw BenchError(
+            throw BenchError.setting(
                 "unknown pairing '\(text)'; pass --pairing \(Pairing.allCases.map(\.rawValue).joined(separator: " or "))"
             )
         }
@@ -40,7 +40,7 @@ public enum Selection {
     public static func gate(_ text: String?) throws -> ABGate? {
         guard let text else { return nil }
         guard let gate = ABGate(rawValue: text) else {
-            throw BenchError(
+            throw BenchError.setting(
                 "unknown --fail-on '\(text)'; pass --fail-on \(ABGate.allCases.map(\.rawValue).joined(separator: " or "))"
             )
         }
@@ -50,7 +50,7 @@ public enum Selection {
     public static func cpus(_ text: String?) throws -> CPUSet? {
         guard let text else { return nil }
         guard let cpus = CPUSet(parsing: text) else {
-            throw BenchError("--cpus \(text): expected CPU numbers like 0, 0,1 or 0-3")
+            throw BenchError.setting("--cpus \(text): expected CPU numbers like 0, 0,1 or 0-3")
         }
         return cpus
     }
