@@ -8,7 +8,7 @@ import ToolSupport
 /// Why a file per run, compressed: a run's rows never change once written, so git stores each file once, and the
 /// history grows by one small file per run (about 12 kB for a full run of 1 172 cells) instead of rewriting one file
 /// that grows without end (`history.csv` had reached 3 MB over 17 runs). `gzip` is an essential package of every
-/// Debian and Ubuntu, so reading and writing need nothing that a machine with only Swift lacks; `gzip -dc FILE` shows
+/// Debian and Ubuntu (run through `Command`, as git is), so reading and writing need nothing that a machine with only Swift lacks; `gzip -dc FILE` shows
 /// one by hand. A results folder that still has the single `history.csv` of earlier versions is read as well, and
 /// split into per-run files the first time a run is added.
 public struct HistoryFolder: Sendable {
@@ -29,7 +29,7 @@ public struct HistoryFolder: Sendable {
     public func load() throws -> History {
         var history = FileManager.default.fileExists(atPath: legacy.path) ? try History.load(legacy) : History()
         for file in runFiles() {
-            let text = try Self.gzip(["-dc", file.path])
+            let text = try Command.output("gzip", ["-dc", file.path])
             let table = try CSVTable(text: text, source: file.path, required: HistoryRow.schema.names())
             let rows = table.records.map { record in
                 var row = HistoryRow()
@@ -79,17 +79,9 @@ public struct HistoryFolder: Sendable {
         }
         try AtomicFile.write(History(rows: rows).csv, to: incoming)
         // -n: no name or time stamp in the header, so the same rows always make the same bytes.
-        _ = try Self.gzip(["-n", "-9", "-f", incoming.path])
+        _ = try Command.output("gzip", ["-n", "-9", "-f", incoming.path])
         let target = file(of: runID)
         try FileManager.default.moveItem(at: incoming.appendingPathExtension("gz"), to: target)
         return target
-    }
-
-    static func gzip(_ arguments: [String]) throws -> String {
-        do {
-            return try ChildProcess.run("/usr/bin/env", ["gzip"] + arguments, captureError: true).standardOutput
-        } catch let failure as ChildProcess.Failure {
-            throw BenchError.machine("gzip \(arguments.joined(separator: " ")) failed (\(failure)); install gzip")
-        }
     }
 }
