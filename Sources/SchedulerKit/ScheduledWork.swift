@@ -14,6 +14,7 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         case closure(@Sendable () -> Void)
         case actorJob(UnownedJob, SchedulerExecutor)
         case taskJob(UnownedJob, SchedulerTaskExecutor)
+        case bothRolesJob(UnownedJob, SchedulerBothRolesExecutor)
         case taken
     }
 
@@ -39,6 +40,12 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
     /// A job of a task that prefers `executor`: it runs with no actor isolation.
     init(_ job: UnownedJob, taskOn executor: SchedulerTaskExecutor) {
         self.work = .taskJob(job, executor)
+        self.state = Atomic(State.pending.rawValue)
+    }
+
+    /// A job given to an executor in both roles: it runs isolated to the executor, whichever role it came in by.
+    init(_ job: UnownedJob, bothRolesOn executor: SchedulerBothRolesExecutor) {
+        self.work = .bothRolesJob(job, executor)
         self.state = Atomic(State.pending.rawValue)
     }
 
@@ -84,6 +91,7 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         case .closure(let closure): closure()
         case .actorJob(let job, let executor): Self.run(job, on: executor)
         case .taskJob(let job, let executor): Self.run(job, on: executor)
+        case .bothRolesJob(let job, let executor): Self.run(job, on: executor)
         case .taken: break
         }
         state.store(State.finished.rawValue, ordering: .releasing)
@@ -99,6 +107,12 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
     @inline(never)
     private static func run(_ job: UnownedJob, on executor: SchedulerTaskExecutor) {
         job.runSynchronously(on: executor.asUnownedTaskExecutor())
+    }
+
+    @inline(never)
+    private static func run(_ job: UnownedJob, on executor: SchedulerBothRolesExecutor) {
+        job.runSynchronously(
+            isolatedTo: executor.asUnownedSerialExecutor(), taskExecutor: executor.asUnownedTaskExecutor())
     }
 }
 

@@ -78,13 +78,15 @@ public final class SchedulerExecutor: SerialExecutor {
         other.scheduler === scheduler
     }
 
-    public func checkIsolated() {
+    public func checkIsolated() { Self.checkIsolated(on: scheduler) }
+
+    public func isIsolatingCurrentContext() -> Bool? { Schedulers.current === scheduler }
+
+    /// An executor over `scheduler` isolates exactly the code that runs as one of its tasks (also for
+    /// `SchedulerBothRolesExecutor`).
+    static func checkIsolated(on scheduler: any Scheduler) {
         precondition(
             Schedulers.current === scheduler,
             "checkIsolated: not running on a task of scheduler \(scheduler.name)")
-    }
-
-    public func isIsolatingCurrentContext() -> Bool? {
-        Schedulers.current === scheduler
     }
 }

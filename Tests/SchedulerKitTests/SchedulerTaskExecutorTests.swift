@@ -1,10 +1,11 @@
 import Dispatch
-import SchedulerKit
+@_spi(Bench) import SchedulerKit
 import TestSupport
 import Testing
 
-/// A serial scheduler that counts what it is asked to schedule, over a dispatch queue scheduler.
-private final class CountingScheduler: Scheduler {
+/// A serial scheduler that counts what it is asked to schedule, over a dispatch queue scheduler; it takes an
+/// executor's job in its node, as the pool and Dispatch-backed schedulers do.
+private final class CountingScheduler: NodeScheduler {
     let inner = DispatchQueueScheduler(name: "counted")
     let scheduled = Counter()
     var name: String { inner.name }
@@ -14,23 +15,11 @@ private final class CountingScheduler: Scheduler {
         scheduled.increment()
         return inner.schedule(work)
     }
-}
 
-/// The executor as it was before ``SchedulerTaskExecutor``: one type for both roles, running every job isolated to
-/// itself. The test below keeps it to show that counting trips does see the difference.
-// @unchecked Sendable: `scheduler` is immutable and itself Sendable.
-private final class IsolatingTaskExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
-    let scheduler: any Scheduler
-    init(_ scheduler: any Scheduler) { self.scheduler = scheduler }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        scheduler.schedule { [self] in
-            job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
-        }
+    func enqueue(node: ScheduledWork) {
+        scheduled.increment()
+        inner.enqueue(node: node)
     }
-    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
-    func asUnownedTaskExecutor() -> UnownedTaskExecutor { UnownedTaskExecutor(ordinary: self) }
 }
 
 @Suite struct SchedulerTaskExecutorTests {
@@ -48,10 +37,20 @@ private final class IsolatingTaskExecutor: SerialExecutor, TaskExecutor, @unchec
         _ = await Task(executorPreference: SchedulerTaskExecutor(counting)) { 1 }.value
         #expect(counting.scheduled.value == 1, "a nonisolated task's job ran at once, without being enqueued again")
 
-        // Run isolated to the executor, the same task's job must leave that isolation: a second trip.
+        // One type in both roles runs it isolated to itself, and the same task's job must leave that isolation: a
+        // second trip (the shape SchedulerKit does not ship; bench `pool-both-roles` times it).
         let isolating = CountingScheduler()
-        _ = await Task(executorPreference: IsolatingTaskExecutor(isolating)) { 1 }.value
+        _ = await Task(executorPreference: SchedulerBothRolesExecutor(isolating)) { 1 }.value
         #expect(isolating.scheduled.value == 2)
+    }
+
+    @Test func oneTypeInBothRolesStillIsolatesItsActorAndRunsItsTasksOnTheScheduler() async {
+        let scheduler = DispatchQueueScheduler(name: "both-roles")
+        let executor = SchedulerBothRolesExecutor(scheduler)
+        let inTask = await Task(executorPreference: executor) { Schedulers.current === scheduler }.value
+        let probe = BothRolesProbe(executor)
+        #expect(inTask)
+        #expect(await probe.isIsolated())
     }
 
     @Test func anActorCalledFromTheTaskStillRunsOnItsOwnExecutor() async {
@@ -80,4 +79,14 @@ private actor CurrentProbe {
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     init(on scheduler: any Scheduler) { executor = SchedulerExecutor(scheduler) }
     func isCurrent() -> Bool { Schedulers.current === executor.scheduler }
+}
+
+/// An actor on one executor in both roles: its methods run on the executor's scheduler.
+private actor BothRolesProbe {
+    nonisolated let executor: SchedulerBothRolesExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    init(_ executor: SchedulerBothRolesExecutor) { self.executor = executor }
+    func isIsolated() -> Bool {
+        Schedulers.current === executor.scheduler
+    }
 }

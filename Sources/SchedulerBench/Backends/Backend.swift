@@ -154,6 +154,14 @@ extension Backend {
             ) {
                 HandOffFloorLane.group()
             },
+            .reference(
+                .poolBothRoles,
+                "the pool's schedulers behind one executor type that is both SerialExecutor and TaskExecutor, "
+                    + "against the two types SchedulerKit ships (W11-W13)",
+                capabilities: [.executor, .taskExecutor, .promptWakeUp]
+            ) {
+                BothRolesLane.group()
+            },
             .reference(.directCall, "calls the closure directly", capabilities: [.serial, .promptWakeUp]) {
                 LaneGroup { _ in DirectLane() }
             },
@@ -163,6 +171,22 @@ extension Backend {
                     + "any scheduler behind `any Scheduler`", capabilities: [.serial, .promptWakeUp]
             ) {
                 LaneGroup { _ in ProtocolCallLane() }
+            },
+            .reference(
+                .currentCall,
+                "protocol-call with itself current while the closure runs (Schedulers.performAsCurrent), and no "
+                    + "trampoline: the floor of an inline scheduler that keeps the current-scheduler promise",
+                capabilities: [.serial, .promptWakeUp]
+            ) {
+                LaneGroup { _ in ProtocolCallLane(setsCurrent: true) }
+            },
+            .reference(
+                .virtualTimeFloor,
+                "the floor of a virtual-time scheduler with a handle per task: the pool's node and lock-free queue, "
+                    + "run in order by the caller's drain(), with no clock, deadline order or current scheduler",
+                capabilities: [.virtualTime]
+            ) {
+                LaneGroup { _ in VirtualTimeFloorLane() }
             },
             .reference(
                 .defaultExecutor, "default actors and tasks on Swift's global concurrent executor",

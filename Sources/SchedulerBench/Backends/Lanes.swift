@@ -123,11 +123,18 @@ final class DirectLane: Lane {
 
 /// A call through the `Scheduler` protocol to a scheduler that only calls the closure and returns a settled handle:
 /// the floor of any scheduler reached through `any Scheduler` (a witness call, and a returned `any Cancellable` the
-/// caller destroys). `ImmediateScheduler`'s share above a direct call, less this one's, is what its trampoline and
-/// current-scheduler bookkeeping cost.
+/// caller destroys). `ImmediateScheduler`'s share above it is what its trampoline and current scheduler cost.
+/// With `setsCurrent` (the `current-call` reference) the scheduler is also current while the closure runs, the
+/// promise every scheduler of the kit keeps: its figure minus `protocol-call`'s is that promise's cost alone, the floor
+/// of `ImmediateScheduler`'s share.
 final class ProtocolCallLane: Lane {
     /// Stored as the existential, as a scheduler lane stores its scheduler, so the call stays a witness call.
-    private let wrapped: any Scheduler = CallingScheduler()
+    private let wrapped: any Scheduler
+
+    init(setsCurrent: Bool = false) {
+        wrapped = setsCurrent ? CurrentCallingScheduler() : CallingScheduler()
+    }
+
     var scheduler: (any Scheduler)? { nil }
     func submit(_ work: @escaping @Sendable () -> Void) { wrapped.schedule(work) }
     func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
@@ -143,6 +150,17 @@ private final class CallingScheduler: Scheduler {
     @inline(never)
     func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
         work()
+        return SettledWork.ran
+    }
+}
+
+/// ``CallingScheduler``, current while the closure runs (`current-call`).
+private final class CurrentCallingScheduler: Scheduler {
+    let name = "current-call"
+    var traits: SchedulerTraits { [.serial, .setsCurrent] }
+    @inline(never)
+    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        Schedulers.performAsCurrent(self) { work() }
         return SettledWork.ran
     }
 }

@@ -105,6 +105,12 @@ extension GoalID {
     public static let poolTaskFromGlobal = GoalID(rawValue: "pool-task-from-global")
     public static let poolTaskAllocations = GoalID(rawValue: "pool-task-allocations")
     public static let poolTaskFromBackend = GoalID(rawValue: "pool-task-from-backend")
+    public static let poolTaskFromGlobalVsDispatch = GoalID(rawValue: "pool-task-from-global-vs-dispatch")
+    public static let poolTaskFromBackendFloor = GoalID(rawValue: "pool-task-from-backend-floor")
+    public static let poolActorHopFloor = GoalID(rawValue: "pool-actor-hop-floor")
+    public static let poolActorRoundTripFloor = GoalID(rawValue: "pool-actor-round-trip-floor")
+    public static let poolActorHopVsDispatch = GoalID(rawValue: "pool-actor-hop-vs-dispatch")
+    public static let poolActorRoundTripVsDispatch = GoalID(rawValue: "pool-actor-round-trip-vs-dispatch")
 }
 
 extension Goal {
@@ -178,11 +184,21 @@ extension Goal {
             id: .immediateShare,
             statement: "ImmediateScheduler's own share above a call through the Scheduler protocol ≤ 1 ns (W1)",
             allocator: .jemalloc, measure: .difference(w1(.immediate), minus: w1(.protocolCall)), limit: 1,
-            direction: .atMost, presentation: .nanoseconds),
+            direction: .atMost, presentation: .nanoseconds,
+            floor: Floor(
+                measure: .difference(w1(.currentCall), minus: w1(.protocolCall)),
+                explanation:
+                    "`current-call`: the same protocol call with the scheduler set current around the closure and "
+                    + "restored after it, the promise every scheduler of the kit keeps, with no trampoline")),
         Goal(
             id: .virtualTimeRate, statement: "TestScheduler ≥ 20 000 000 virtual tasks/s (W1)",
             allocator: .jemalloc, measure: .median(w1(.testScheduler)), limit: 50, direction: .atMost,
-            presentation: .millionsPerSecond),
+            presentation: .millionsPerSecond,
+            floor: Floor(
+                measure: .median(w1(.virtualTimeFloor)),
+                explanation:
+                    "`virtual-time-floor`: a node per task (the handle) on the pool's lock-free queue, run in order "
+                    + "by the caller's drain, with no clock, deadline order or current scheduler")),
         Goal(
             id: .poolTaskFromGlobal,
             statement: "A task on the pool awaited from the global executor ≤ 1.5x the default executor's (W12)",
@@ -211,12 +227,63 @@ extension Goal {
             allocator: .jemalloc,
             measure: .ratio(w12(.threadPool, .backend), over: w12(.defaultExecutor, .backend)),
             limit: 1.2, direction: .atMost, presentation: .times),
+        // The actor rows against the custom-executor floor and the Dispatch-backed executor (`Docs/Goals.md`, "What
+        // the runtime charges a custom executor"): the default executor's figures are out of every custom executor's
+        // reach, so the pool is held to the floor of its own kind and to the fastest other custom executor.
+        Goal(
+            id: .poolTaskFromGlobalVsDispatch,
+            statement:
+                "A task on the pool awaited from the global executor ≤ 1.2x the Dispatch-backed executor's (W12)",
+            allocator: .jemalloc,
+            measure: .ratio(w12(.threadPool, .global), over: w12(.dispatch, .global)),
+            limit: 1.2, direction: .atMost, presentation: .times,
+            floor: Floor(
+                measure: .ratio(w12(.spinHandOff, .global), over: w12(.dispatch, .global)),
+                explanation:
+                    "`spin-handoff` as the task's executor, over the Dispatch-backed one: a thread that never sleeps "
+                    + "still hands the awaiting task back to the global executor, which wakes one of its threads; "
+                    + "a Dispatch-backed executor's thread is the global executor's own and resumes it in place")),
+        Goal(
+            id: .poolTaskFromBackendFloor,
+            statement: "A task on the pool awaited from a task on the pool ≤ 1.1x the custom-executor floor (W12)",
+            allocator: .jemalloc,
+            measure: .ratio(w12(.threadPool, .backend), over: w12(.spinHandOff, .backend)),
+            limit: 1.1, direction: .atMost, presentation: .times),
+        Goal(
+            id: .poolActorHopFloor,
+            statement: "An actor call from a task on the pool ≤ 1.1x the custom-executor floor (W11, caller=backend)",
+            allocator: .jemalloc,
+            measure: .ratio(w11(.threadPool, .backend), over: w11(.spinHandOff, .backend)),
+            limit: 1.1, direction: .atMost, presentation: .times),
+        Goal(
+            id: .poolActorRoundTripFloor,
+            statement: "A round trip between two actors on the pool ≤ 1.1x the custom-executor floor (W13)",
+            allocator: .jemalloc, measure: .ratio(w13(.threadPool), over: w13(.spinHandOff)),
+            limit: 1.1, direction: .atMost, presentation: .times),
+        Goal(
+            id: .poolActorHopVsDispatch,
+            statement:
+                "An actor call from a task on the pool ahead of the Dispatch-backed executor (W11, caller=backend)",
+            allocator: .jemalloc,
+            measure: .ratio(w11(.threadPool, .backend), over: w11(.dispatch, .backend)),
+            limit: 1, direction: .atMost, presentation: .times),
+        Goal(
+            id: .poolActorRoundTripVsDispatch,
+            statement: "A round trip between two actors on the pool ahead of the Dispatch-backed executor (W13)",
+            allocator: .jemalloc, measure: .ratio(w13(.threadPool), over: w13(.dispatch)),
+            limit: 1, direction: .atMost, presentation: .times),
     ]
 
     static let handOffFloor =
         "`spin-handoff`: the pool's node and queue, drained by a thread that never sleeps (no wake-up, no books)"
 
     private static func w1(_ backend: BackendID) -> Cell { Cell(backend, .throughput, .nsPerTask) }
+
+    private static func w11(_ backend: BackendID, _ caller: ActorHopCaller) -> Cell {
+        Cell(backend, .actorHop, .nsPerCall, Parameters([:], choices: [.caller: caller.rawValue]))
+    }
+
+    private static func w13(_ backend: BackendID) -> Cell { Cell(backend, .actorPingPong, .nsPerRoundTrip) }
 
     private static func w12(_ backend: BackendID, _ caller: ActorHopCaller, _ metric: Metric = .nsPerTask) -> Cell {
         Cell(backend, .taskLifecycle, metric, Parameters([:], choices: [.caller: caller.rawValue]))

@@ -117,11 +117,12 @@ extension Report {
             ))
         let caller = { (place: ActorHopCaller) in Parameters([:], choices: [.caller: place.rawValue]) }
         // The custom-executor floor (`spin-handoff`) beside the default executor: what the runtime charges every
-        // custom executor lies between the two, what each scheduler's executor charges above the floor.
+        // custom executor lies between the two, what each scheduler's executor charges above the floor. Last, the
+        // pool behind one executor type in both roles: the shape SchedulerKit does not ship, measured.
         add(
             "Actors and tasks on each backend's executor (W11–W13), beside the default executor and the custom-executor floor",
             Ranking(
-                view, [.defaultExecutor, .spinHandOff] + ActorFindings.schedulers,
+                view, [.defaultExecutor, .spinHandOff] + ActorFindings.schedulers + [.poolBothRoles],
                 [
                     .init(
                         header: "call from global", workload: .actorHop, metric: .nsPerCall,
