@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "SchedulerKitNIO", targets: ["SchedulerKitNIO"]),
         .library(name: "SchedulerKitCombine", targets: ["SchedulerKitCombine"]),
         .library(name: "SchedulerConformance", targets: ["SchedulerConformance"]),
+        // Seeded interleavings for tests: an exploring scheduler, `explore` and `replay` (Docs/Exploring.md).
+        .library(name: "SchedulerExplorer", targets: ["SchedulerExplorer"]),
         // The bench's runtime: what a package links to measure its own scheduler (workloads, lanes, the measuring
         // loop, BenchYourOwn, a run's folder). The tool that analyses runs (SchedulerBenchTool, `bench`) stays apart.
         .library(name: "SchedulerBench", targets: ["SchedulerBench"]),
@@ -85,10 +87,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Seeded interleavings: a virtual-time scheduler that picks each job by a strategy, and the runner tests call.
+        .target(name: "SchedulerExplorer", dependencies: ["SchedulerKit"], swiftSettings: strict),
         // What the conformance kit and the bench both need: RFC 4180 CSV, whole-file writes, resident memory,
         // producer threads released together, quantiles. No dependencies.
         .target(name: "ToolSupport", swiftSettings: strict),
-        .target(name: "SchedulerConformance", dependencies: ["SchedulerKit", "ToolSupport"], swiftSettings: strict),
+        .target(
+            name: "SchedulerConformance", dependencies: ["SchedulerKit", "SchedulerExplorer", "ToolSupport"],
+            swiftSettings: strict),
         // The NIO adapters as conformance backends (for `swift test` and `bench conformance`), apart from the kit,
         // which stays free of NIO too.
         .target(
@@ -122,6 +128,7 @@ let package = Package(
             name: "SchedulerBench",
             dependencies: [
                 "SchedulerKit",
+                "SchedulerExplorer",
                 "SchedulerKitNIO",
                 "SchedulerKitCombine",
                 "SchedulerConformance",
@@ -170,6 +177,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SchedulerKit"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SchedulerKitTests", dependencies: ["SchedulerKit", "TestSupport"], swiftSettings: strict),
         .testTarget(
+            name: "SchedulerExplorerTests",
+            dependencies: ["SchedulerExplorer", "SchedulerKit", "SchedulerConformance"],
+            swiftSettings: strict),
+        .testTarget(
             name: "ConformanceTests",
             dependencies: [
                 "SchedulerConformance", "SchedulerConformanceNIO", "SchedulerConformanceCombine",
@@ -179,7 +190,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SchedulerBenchTests",
-            dependencies: ["SchedulerBench", "SchedulerBenchTool", "SchedulerKit", "ToolSupport", "TestSupport"],
+            dependencies: [
+                "SchedulerBench", "SchedulerBenchTool", "SchedulerKit", "SchedulerExplorer", "ToolSupport",
+                "TestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -207,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "DocSnippetTests",
             dependencies: [
-                "SchedulerKit", "SchedulerConformance", "SchedulerBench", "SchedulerKitCombine",
+                "SchedulerKit", "SchedulerConformance", "SchedulerBench", "SchedulerKitCombine", "SchedulerExplorer",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: combine),
             ],
             path: "Tests/DocSnippets",
@@ -217,7 +231,7 @@ let package = Package(
         // use of the kit and the bench, through public API only, checked by every `swift test`.
         .testTarget(
             name: "PublicAPITests",
-            dependencies: ["SchedulerKit", "SchedulerBench", "SchedulerConformance"],
+            dependencies: ["SchedulerKit", "SchedulerBench", "SchedulerConformance", "SchedulerExplorer"],
             path: "Tests/Fixtures/BenchYourOwn",
             exclude: ["Package.swift", "Sources/your-bench"],
             sources: ["Sources/YourScheduler", "Tests/YourSchedulerTests"],

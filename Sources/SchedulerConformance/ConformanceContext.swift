@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerExplorer
 import SchedulerKit
 import Synchronization
 
@@ -12,6 +13,7 @@ public protocol VirtualTimeDriver: TimedScheduler {
 }
 
 extension TestScheduler: VirtualTimeDriver {}
+extension ExploringScheduler: VirtualTimeDriver {}
 
 /// What a check gets: fresh schedulers of the backend under test, and ways to wait for them that also work on
 /// virtual time (where waiting means driving the clock, since nothing runs otherwise).

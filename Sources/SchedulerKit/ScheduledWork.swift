@@ -49,6 +49,25 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         self.state = Atomic(State.pending.rawValue)
     }
 
+    /// What the node carries, for a scheduler that watches the jobs it runs (the exploring scheduler's trace and its
+    /// PCT strategy): a job with the id of its task (0 for a job that is not a task's, such as a default actor's
+    /// turn). Task ids are never reused, unlike addresses. Read it only while the node is yours alone (in
+    /// `enqueue(node:)`, before anyone else can run or cancel it).
+    @_spi(Explorer) public var carried: Carried {
+        switch work {
+        case .closure, .taken: .closure
+        case .actorJob(let job, _), .bothRolesJob(let job, _): .actorJob(task: jobTaskID(job))
+        case .taskJob(let job, _): .taskJob(task: jobTaskID(job))
+        }
+    }
+
+    /// See ``carried``.
+    @_spi(Explorer) public enum Carried: Sendable, Equatable {
+        case closure
+        case actorJob(task: UInt64)
+        case taskJob(task: UInt64)
+    }
+
     private init(state: State) {
         self.work = .taken
         self.state = Atomic(state.rawValue)
@@ -140,3 +159,7 @@ public struct SettledWork: Cancellable {
     /// that refuses work (shut down) drops the node unrun, as it drops refused closures.
     func enqueue(node: ScheduledWork)
 }
+
+/// The id of the task a job belongs to, 0 if it is no task's: the runtime function `UnownedJob.description` prints.
+@_silgen_name("swift_task_getJobTaskId")
+private func jobTaskID(_ job: UnownedJob) -> UInt64

@@ -1,3 +1,4 @@
+import SchedulerExplorer
 import Testing
 
 @testable import SchedulerBench
@@ -7,8 +8,8 @@ import Testing
 /// round finishes and reports its metrics as finite, non-negative numbers.
 @Suite struct WorkloadSmokeTests {
     /// Workloads whose body blocks its thread until tasks of the cooperative pool finish: actors and tasks (W11–W13),
-    /// sleepers and `AsyncTimerSequence` (W19, W20) and a virtual clock's sleepers (W21).
-    static let waitsOnTheCooperativePool: Capabilities = [.taskExecutor, .clock, .virtualClock]
+    /// sleepers and `AsyncTimerSequence` (W19, W20), a virtual clock's sleepers (W21) and explorations (W22).
+    static let waitsOnTheCooperativePool: Capabilities = [.taskExecutor, .clock, .virtualClock, .exploration]
 
     static let cases: [String] = Workload.all.filter { $0.requires.isDisjoint(with: waitsOnTheCooperativePool) }
         .flatMap { workload in Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.id)" } }
@@ -54,7 +55,7 @@ import Testing
         for backend in Backend.all where !backend.isReference {
             if let wrapped = backend.wraps { #expect(Backend.withID(wrapped)?.isReference == true) }
         }
-        #expect(Workload.all.map(\.id.rawValue) == (1...21).map { "W\($0)" })
+        #expect(Workload.all.map(\.id.rawValue) == (1...22).map { "W\($0)" })
         #expect(Set(Backend.all.map(\.id)).count == Backend.all.count)
         #expect(
             Backend.withID(.defaultExecutor).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
@@ -105,5 +106,16 @@ import Testing
         }
         #expect(RoundPolicyCheck.needsMoreRounds(cell([100, 160, 90, 140, 110, 70, 150, 95, 130]), targetSpread: 0.1))
         #expect(!RoundPolicyCheck.needsMoreRounds(cell([100, 101, 99, 100, 102, 98, 100, 101, 99]), targetSpread: 0.1))
+    }
+}
+
+@Suite struct ExplorationWorkloadTests {
+    /// W22's body is as big as it says: its jobs, counted as the explorer's steps, in every strategy.
+    @Test(arguments: [ExplorationStrategy.firstInFirstOut, .random, .pct(depth: 3, steps: 100)])
+    func theBodyIsTheJobsItSays(_ strategy: ExplorationStrategy) async {
+        let report = await explore(schedules: 4, strategy: strategy) { _ in await ExplorationBody.body() }
+        #expect(report.failure == nil)
+        print("W22 body, \(strategy): \(report.steps) steps in 4 schedules")
+        #expect((4 * 90...4 * 120).contains(report.steps), "\(report)")
     }
 }

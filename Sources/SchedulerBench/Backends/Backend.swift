@@ -63,7 +63,7 @@ public struct Backend: Sendable {
     /// `spin-handoff` and `default-executor` are hand-offs without ``Capabilities/asynchronous`` (they take only the
     /// workloads they are floors of), so a hand-off is any of these, not that one alone.
     static let handOffCapabilities: Capabilities = [
-        .asynchronous, .concurrent, .executor, .taskExecutor, .realTimers, .clock,
+        .asynchronous, .concurrent, .executor, .taskExecutor, .realTimers, .clock, .exploration,
     ]
 
     /// How the backend with this id runs its work (``execution``), built in or registered. One this process does not
@@ -75,6 +75,8 @@ public struct Backend: Sendable {
     /// The clock references (`continuous-clock`, `swift-clocks-testclock`): a clock, and nothing else (W19–W21).
     public var hostsOnlyAClock: Bool { !capabilities.isEmpty && capabilities.isSubset(of: Self.clockCapabilities) }
     static let clockCapabilities: Capabilities = [.clock, .virtualClock]
+    /// The exploration references (`explore-fifo`, `explore-random`, `explore-pct`): a strategy, nothing else (W22).
+    public var hostsOnlyExplorations: Bool { capabilities == .exploration }
 
     /// A scheduler backend of a third party (``custom(_:summary:traits:comparedWith:cancelsPlainWork:conformanceName:makeInstance:)``);
     /// `lacking` removes what its traits do not say (handles that cannot cancel).
@@ -187,6 +189,22 @@ extension Backend {
                 capabilities: [.virtualTime]
             ) {
                 LaneGroup { _ in VirtualTimeFloorLane() }
+            },
+            .reference(
+                .exploreFIFO, "explore(schedules:) with the first-in-first-out strategy, today's order (W22)",
+                capabilities: [.exploration]
+            ) {
+                LaneGroup { _ in ExplorerLane(.firstInFirstOut) }
+            },
+            .reference(
+                .exploreRandom, "explore(schedules:) choosing each job at random (W22)", capabilities: [.exploration]
+            ) {
+                LaneGroup { _ in ExplorerLane(.random) }
+            },
+            .reference(
+                .explorePCT, "explore(schedules:) with PCT, depth 3 over 100 steps (W22)", capabilities: [.exploration]
+            ) {
+                LaneGroup { _ in ExplorerLane(.pct(depth: 3, steps: 100)) }
             },
             .reference(
                 .defaultExecutor, "default actors and tasks on Swift's global concurrent executor",

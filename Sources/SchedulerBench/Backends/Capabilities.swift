@@ -48,6 +48,8 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// A virtual clock a test drives (W21): `SchedulerClock` over a virtual-time scheduler, or swift-clocks'
     /// `TestClock` for its reference.
     public static let virtualClock = Capabilities(rawValue: 1 << 13)
+    /// Runs explorations (W22): an exploring scheduler's strategy, for `explore` to run a body under.
+    public static let exploration = Capabilities(rawValue: 1 << 14)
 
     static let names: [(Capabilities, String)] = [
         (.serial, "serial"), (.asynchronous, "async"), (.realTimers, "timers"), (.scheduler, "scheduler"),
@@ -55,6 +57,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         (.taskExecutor, "task-executor"),
         (.cancellation, "cancel"), (.concurrent, "concurrent"), (.combine, "combine"),
         (.promptWakeUp, "prompt-wake-up"), (.clock, "clock"), (.virtualClock, "virtual-clock"),
+        (.exploration, "exploration"),
     ]
 
     public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SchedulerConformance
+import SchedulerExplorer
 import SchedulerKit
 
 /// One place work can be sent: a scheduler, or a raw primitive measured beside the schedulers.
@@ -28,9 +29,12 @@ public protocol Lane: AnyObject, Sendable {
     /// A virtual clock and its driver (``Capabilities/virtualClock``, W21). Default: a `SchedulerClock` over the
     /// lane's virtual-time scheduler (a `VirtualTimeDriver`), driven by its `advance(by:)`.
     var virtualClock: ClockUnderTest? { get }
+    /// The strategy an exploration runs under (``Capabilities/exploration``, W22). Default: nil.
+    var exploration: ExplorationStrategy? { get }
 }
 
 extension Lane {
+    public var exploration: ExplorationStrategy? { nil }
     public var taskExecutor: (any TaskExecutor)? { scheduler.map { SchedulerTaskExecutor($0) } }
     public var serialExecutor: (any SerialExecutor)? { scheduler.map { SchedulerExecutor($0) } }
     public var clock: SleepingClock? { (scheduler as? any TimedScheduler).map { SleepingClock(SchedulerClock($0)) } }
@@ -163,6 +167,19 @@ private final class CurrentCallingScheduler: Scheduler {
         Schedulers.performAsCurrent(self) { work() }
         return SettledWork.ran
     }
+}
+
+/// An exploration's lane (`explore-fifo`, `explore-random`, `explore-pct`): nothing but a strategy, for W22 to run
+/// `explore` under. Each schedule makes its own exploring scheduler.
+final class ExplorerLane: Lane {
+    let exploration: ExplorationStrategy?
+    init(_ strategy: ExplorationStrategy) { exploration = strategy }
+    var scheduler: (any Scheduler)? { nil }
+    func submit(_ work: @escaping @Sendable () -> Void) { preconditionFailure("an exploration's lane only explores") }
+    func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) {
+        preconditionFailure("an exploration's lane only explores")
+    }
+    func drain() {}
 }
 
 /// The lanes of one workload round, made from one backend instance (one pool, one set of queues), closed at the end.

@@ -67,6 +67,11 @@ extension Metric {
     public static let lastTickLateness = Metric("last_tick_lateness", unit: "ns")
     // Virtual clocks (W21): the wall-clock time one advance takes per sleeper it wakes.
     public static let nsPerSleeper = Metric("ns_per_sleeper", unit: "ns")
+    // Explorations (W22): one schedule of a body of 100 jobs, start to end, and what it allocates on every thread.
+    public static let nsPerSchedule = Metric("ns_per_schedule", unit: "ns")
+    public static let allocsPerSchedule = Metric("allocs_per_schedule", unit: "allocations", exact: true)
+    public static let sizeClassBytesPerSchedule = Metric(
+        "size_class_bytes_per_schedule", unit: "B (size classes)", exact: true)
     // Exact counts: allocations (W9 on the scheduling thread; W11–W13 on every thread) and instructions.
     public static let allocsPerTask = Metric("allocs_per_task", unit: "allocations", exact: true)
     public static let bytesPerTask = Metric("bytes_per_task", unit: "B", exact: true)
@@ -93,9 +98,10 @@ extension Metric {
         .nsPerEvent,
         .eventsPerSecond, .speedup, .eventsPerDrain, .sendsDuringDrain,
         .p50, .p90, .p99, .p999, .maxLatency, .peakRSSGrowth, .rssPerQueuedTask, .cpuMsIdle,
-        .driftPerTick, .lastTickLateness, .nsPerSleeper,
+        .driftPerTick, .lastTickLateness, .nsPerSleeper, .nsPerSchedule,
         .allocsPerTask, .bytesPerTask, .allocsPerCall, .allocsPerRoundTrip,
-        .sizeClassBytesPerTask, .sizeClassBytesPerCall, .sizeClassBytesPerRoundTrip,
+        .sizeClassBytesPerTask, .sizeClassBytesPerCall, .sizeClassBytesPerRoundTrip, .allocsPerSchedule,
+        .sizeClassBytesPerSchedule,
         .instructionsToSchedule, .instructionsToRun, .estimatedCyclesToSchedule, .estimatedCyclesToRun,
     ]
 }

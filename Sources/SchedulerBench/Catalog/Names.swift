@@ -54,6 +54,9 @@ extension BackendID {
     public static let protocolCall = BackendID(rawValue: "protocol-call")
     public static let currentCall = BackendID(rawValue: "current-call")
     public static let virtualTimeFloor = BackendID(rawValue: "virtual-time-floor")
+    public static let exploreFIFO = BackendID(rawValue: "explore-fifo")
+    public static let exploreRandom = BackendID(rawValue: "explore-random")
+    public static let explorePCT = BackendID(rawValue: "explore-pct")
     public static let defaultExecutor = BackendID(rawValue: "default-executor")
     public static let continuousClock = BackendID(rawValue: "continuous-clock")
     public static let swiftClocksTestClock = BackendID(rawValue: "swift-clocks-testclock")
@@ -81,6 +84,7 @@ extension WorkloadID {
     public static let clockSleep = WorkloadID(rawValue: "W19")
     public static let timerDrift = WorkloadID(rawValue: "W20")
     public static let virtualSleepers = WorkloadID(rawValue: "W21")
+    public static let exploredSchedules = WorkloadID(rawValue: "W22")
 }
 
 extension ParameterName {
@@ -104,4 +108,6 @@ extension ParameterName {
     public static let ticks = ParameterName(rawValue: "ticks")
     public static let intervalMicroseconds = ParameterName(rawValue: "interval_us")
     public static let sleepers = ParameterName(rawValue: "sleepers")
+    public static let schedules = ParameterName(rawValue: "schedules")
+    public static let jobs = ParameterName(rawValue: "jobs")
 }

@@ -108,7 +108,7 @@ public enum AllocationPass {
         guard !cells.isEmpty else { return [] }
         guard Jemalloc.isLive else {
             log(
-                "allocations per actor call, task and round trip (W11–W13) need jemalloc; not counted under this allocator"
+                "allocations per actor call, task and round trip (W11–W13) and per schedule (W22) need jemalloc; not counted under this allocator"
             )
             return []
         }
@@ -123,7 +123,7 @@ public enum AllocationPass {
         environment["MALLOC_CONF"] = conf.joined(separator: ",")
         environment[Relaunch.marker] = "1"
         log(
-            "counting allocations of every thread (W11–W13) in a child process with MALLOC_CONF=\(AllThreadCounting.mallocConf)"
+            "counting allocations of every thread (W11–W13, W22) in a child process with MALLOC_CONF=\(AllThreadCounting.mallocConf)"
         )
         do {
             let output = try ChildProcess.run(job, launcher: launcher, environment: environment)
@@ -133,7 +133,7 @@ public enum AllocationPass {
                     + "\(Format.short(Date().timeIntervalSince(started))) s")
             return counted
         } catch {
-            log("allocation pass failed (\(error)); the run has no allocation rows for W11–W13")
+            log("allocation pass failed (\(error)); the run has no allocation rows for W11–W13 and W22")
             return []
         }
     }

@@ -92,6 +92,7 @@ public struct Workload: Sendable {
     public func supports(_ backend: Backend) -> Bool {
         backend.has(requires) && (requires.contains(.taskExecutor) || !backend.hostsOnlyActors)
             && (!requires.isDisjoint(with: Backend.clockCapabilities) || !backend.hostsOnlyAClock)
+            && (requires.contains(.exploration) || !backend.hostsOnlyExplorations)
     }
 
     /// One run of the body on a fresh instance of `backend`; the instance is shut down afterwards.
@@ -102,14 +103,14 @@ public struct Workload: Sendable {
     }
 
     /// Every workload: W1 to W10, W11 to W13 on actors and tasks, W14 idle CPU, W15 parallel fan-out, W16 to W18
-    /// events received on a scheduler, W19 sleeping on a clock, W20 repeating timers, W21 virtual clocks
-    /// (`Docs/Workloads.md`).
+    /// events received on a scheduler, W19 sleeping on a clock, W20 repeating timers, W21 virtual clocks, W22
+    /// explored schedules (`Docs/Workloads.md`).
     public static let all: [Workload] =
         [
             .singleProducer, .producers, .fanOut, .pingPong, .startLatency, .timerLateness, .cancellation,
             .recursion, .allocations, .reactiveHop, .actorHop, .taskLifecycle, .actorPingPong, .idleCPU,
             .parallelFanOut, .observeOn, .observeOnDrain,
-        ] + withPeers + [.clockSleep, .timerDrift, .virtualSleepers]
+        ] + withPeers + [.clockSleep, .timerDrift, .virtualSleepers, .exploredSchedules]
 
     /// W18 runs a Combine pipeline: with the Combine trait only.
     static var withPeers: [Workload] {

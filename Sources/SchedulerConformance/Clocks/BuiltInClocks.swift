@@ -1,3 +1,4 @@
+import SchedulerExplorer
 import SchedulerKit
 
 extension ClockSubject {
@@ -33,5 +34,15 @@ extension ClockSubject {
                 return ClockUnderTest(SchedulerClock(scheduler), driver: .virtualTime(scheduler))
             },
         ]
+            + [ExplorationStrategy.firstInFirstOut, .random].map { strategy in
+                ClockSubject(
+                    name: "SchedulerClock(ExploringScheduler, \(strategy))",
+                    summary: "SchedulerClock over an exploring scheduler's virtual time, driven by advance(by:)",
+                    declarations: strategy == .random ? ["CL4": ExecutorSubject.exploringReorders] : [:]
+                ) {
+                    let scheduler = ExploringScheduler(name: "clock", strategy: strategy, seed: 3)
+                    return ClockUnderTest(SchedulerClock(scheduler), driver: .virtualTime(scheduler))
+                }
+            }
     }
 }

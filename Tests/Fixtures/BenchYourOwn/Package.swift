@@ -2,7 +2,8 @@
 import PackageDescription
 
 // A package outside SchedulerKit that checks and benches a scheduler of its own with SchedulerKit's public API only:
-// the conformance kit (SchedulerConformance) and the bench library (SchedulerBench). SchedulerKit's own test target
+// the conformance kit (SchedulerConformance) and the bench library (SchedulerBench), and explores its own async
+// code (SchedulerExplorer). SchedulerKit's own test target
 // PublicAPITests compiles the scheduler and the tests of this package too, so `swift test` there keeps them honest.
 //
 // It enables none of SchedulerKit's package traits (`traits: []`), so it resolves neither swift-nio nor OpenCombine:
@@ -35,6 +36,7 @@ let package = Package(
             name: "YourSchedulerTests",
             dependencies: [
                 "YourScheduler",
+                .product(name: "SchedulerExplorer", package: "SchedulerKit"),
                 .product(name: "SchedulerKit", package: "SchedulerKit"),
                 .product(name: "SchedulerBench", package: "SchedulerKit"),
                 .product(name: "SchedulerConformance", package: "SchedulerKit"),

@@ -1,0 +1,96 @@
+/// How an exploration ran, and the first failure it found, if any.
+public struct ExplorationReport: Sendable, CustomStringConvertible {
+    /// Schedules run, the failing one included.
+    public let schedules: Int
+    /// Steps (jobs run) over every schedule.
+    public let steps: Int
+    /// The first schedule that failed; nil if every one passed.
+    public let failure: ExplorationFailure?
+    /// Work from outside the exploration that ran because it was allowed (``ExplorationSettings/allowedOutside``):
+    /// how many times, by where it came from.
+    public let allowedOutside: [String: Int]
+
+    public var description: String {
+        if let failure { return failure.description }
+        let outside = allowedOutside.sorted { $0.key < $1.key }.map { "\($0.value) from \($0.key)" }
+        return "\(schedules) schedules passed (\(steps) steps)"
+            + (outside.isEmpty ? "" : "; allowed from outside: " + outside.joined(separator: ", "))
+    }
+}
+
+/// A schedule that failed: what went wrong, how to replay it, and what ran.
+public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The body threw (a ``check(_:_:fileID:line:)`` that failed, `#require`, or any error).
+        case threw(String)
+        /// No job was ready, no sleeper was due, nothing came from outside in ``ExplorationSettings/outsideWait``,
+        /// and the body had not finished: a deadlock, a continuation never resumed, or a wait on something outside.
+        case deadlock
+        /// The schedule ran ``ExplorationSettings/maxSteps`` jobs without the body finishing.
+        case stepLimit(Int)
+        /// A job reached the exploration from another thread (a Dispatch callback, `Task.sleep` on
+        /// `ContinuousClock`, a task that does not prefer the exploration's executor), from where it came.
+        case outside(String)
+    }
+
+    public let kind: Kind
+    /// The schedule's index in its exploration, counted from 0, and the schedules the exploration was asked for.
+    public let schedule: Int
+    public let of: Int
+    /// What ``replay(seed:strategy:settings:_:)`` takes to run this schedule again.
+    public let seed: UInt64
+    public let strategy: ExplorationStrategy
+    /// Every step of the schedule, one per line: byte for byte the same in every replay of it.
+    public let trace: String
+
+    public var reason: String {
+        switch kind {
+        case .threw(let message): "the body threw: \(message)"
+        case .deadlock:
+            "deadlock: no job ready, no sleeper due and nothing from outside, and the body has not finished "
+                + "(a task waits for something that never comes, e.g. a continuation never resumed)"
+        case .stepLimit(let limit): "\(limit) steps without the body finishing (raise maxSteps if it is not a livelock)"
+        case .outside(let place):
+            "a job reached the exploration from \(place), outside it: make its source run on the exploration "
+                + "(taskExecutor, clock) or allow it by name in ExplorationSettings.allowedOutside"
+        }
+    }
+
+    public var replayCall: String { "replay(seed: \(Self.hex(seed)), strategy: \(Self.swift(strategy)))" }
+
+    public var description: String {
+        "schedule \(schedule) of \(of) failed (\(strategy), seed \(Self.hex(seed))): \(reason)\n"
+            + "replay it: \(replayCall)\n" + trace
+    }
+
+    static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16, uppercase: true) }
+
+    static func swift(_ strategy: ExplorationStrategy) -> String {
+        switch strategy {
+        case .firstInFirstOut: ".firstInFirstOut"
+        case .random: ".random"
+        case .pct(let depth, let steps): ".pct(depth: \(depth), steps: \(steps))"
+        }
+    }
+}
+
+/// How much a schedule may do, and what may reach it from outside.
+public struct ExplorationSettings: Sendable {
+    /// Jobs one schedule may run before it fails with ``ExplorationFailure/Kind/stepLimit(_:)``.
+    public var maxSteps: Int
+    /// Work from outside that may run: a job from a place whose description (`thread 'name'`, `the main thread`,
+    /// `an unnamed thread`) contains one of these is counted and run; any other fails the schedule.
+    public var allowedOutside: [String]
+    /// How long, in real time, a schedule with nothing ready waits for work from outside before it is a deadlock: a
+    /// deadlocking schedule costs this much, a passing one nothing. Generous by default, so that a slow machine's
+    /// late arrival (a timer thread, the global executor) is not taken for a deadlock.
+    public var outsideWait: Duration
+
+    public init(maxSteps: Int = 10_000, allowedOutside: [String] = [], outsideWait: Duration = .seconds(1)) {
+        precondition(maxSteps >= 1, "ExplorationSettings: maxSteps must be at least 1, got \(maxSteps)")
+        precondition(outsideWait >= .zero, "ExplorationSettings: outsideWait must not be negative")
+        self.maxSteps = maxSteps
+        self.allowedOutside = allowedOutside
+        self.outsideWait = outsideWait
+    }
+}

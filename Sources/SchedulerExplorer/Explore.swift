@@ -1,0 +1,165 @@
+import Foundation
+@_spi(Explorer) import SchedulerKit
+
+/// Runs `body` under `schedules` schedules, each a fresh ``ExploringScheduler`` choosing by `strategy` with its own
+/// seed drawn from `seed`, and stops at the first that fails. Call it from any test (Swift Testing or XCTest):
+///
+/// ```swift
+/// let report = await explore(schedules: 1_000, strategy: .random) { exploration in
+///     let account = Account()
+///     async let a: Void = account.withdraw(70)
+///     async let b: Void = account.withdraw(70)
+///     _ = await (a, b)
+///     try check(await account.balance >= 0, "overdrawn: \(await account.balance)")
+/// }
+/// #expect(report.failure == nil, "\(report)")
+/// ```
+///
+/// The body runs in a task preferring ``Exploration/taskExecutor``; its child tasks (`async let`, task groups) and the
+/// default actors they call run there too, one job at a time on the exploration's own thread, never on Swift's
+/// cooperative pool. A failure (the body threw, a deadlock, too many steps, a job from outside) carries the schedule's
+/// seed, its index and a trace; ``replay(seed:strategy:settings:_:)`` runs that schedule again, step for step.
+public func explore(
+    schedules: Int, strategy: ExplorationStrategy = .random, seed: UInt64 = 0,
+    settings: ExplorationSettings = ExplorationSettings(),
+    _ body: @escaping @Sendable (Exploration) async throws -> Void
+) async -> ExplorationReport {
+    precondition(schedules >= 1, "explore(schedules:): at least 1 schedule, got \(schedules)")
+    let runner = ExplorationRunner(
+        strategy: strategy, settings: settings, body: body,
+        seeds: (0..<schedules).map { SplitMix64.scheduleSeed(seed, index: $0) })
+    return await runner.runOnItsThread()
+}
+
+/// Runs the one schedule `seed` names (a failure's ``ExplorationFailure/seed``) with the same strategy and settings,
+/// exactly as it ran: the same choices, the same steps, the same trace.
+public func replay(
+    seed: UInt64, strategy: ExplorationStrategy, settings: ExplorationSettings = ExplorationSettings(),
+    _ body: @escaping @Sendable (Exploration) async throws -> Void
+) async -> ExplorationReport {
+    await ExplorationRunner(strategy: strategy, settings: settings, body: body, seeds: [seed]).runOnItsThread()
+}
+
+/// One exploration: its schedules, run one after another on a thread of its own (the driving thread), never on the
+/// cooperative pool, whose few threads the test itself may need.
+final class ExplorationRunner: Sendable {
+    let strategy: ExplorationStrategy
+    let settings: ExplorationSettings
+    let body: @Sendable (Exploration) async throws -> Void
+    let seeds: [UInt64]
+
+    init(
+        strategy: ExplorationStrategy, settings: ExplorationSettings,
+        body: @escaping @Sendable (Exploration) async throws -> Void, seeds: [UInt64]
+    ) {
+        self.strategy = strategy
+        self.settings = settings
+        self.body = body
+        self.seeds = seeds
+    }
+
+    func runOnItsThread() async -> ExplorationReport {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: self.run()) }
+            thread.name = "explorer"
+            thread.start()
+        }
+    }
+
+    func run() -> ExplorationReport {
+        var steps = 0
+        var allowed: [String: Int] = [:]
+        for (index, seed) in seeds.enumerated() {
+            let outcome = runSchedule(index: index, seed: seed)
+            steps += outcome.steps
+            allowed.merge(outcome.allowed, uniquingKeysWith: +)
+            if let kind = outcome.failure {
+                let failure = ExplorationFailure(
+                    kind: kind, schedule: index, of: seeds.count, seed: seed, strategy: strategy,
+                    trace: outcome.trace.render())
+                return ExplorationReport(schedules: index + 1, steps: steps, failure: failure, allowedOutside: allowed)
+            }
+        }
+        return ExplorationReport(schedules: seeds.count, steps: steps, failure: nil, allowedOutside: allowed)
+    }
+
+    struct Outcome {
+        var steps = 0
+        var failure: ExplorationFailure.Kind?
+        var allowed: [String: Int] = [:]
+        var trace = ScheduleTrace()
+    }
+
+    /// How the body's task ended.
+    enum BodyEnd: Sendable {
+        case returned
+        case threw(String)
+    }
+
+    func runSchedule(index: Int, seed: UInt64) -> Outcome {
+        let scheduler = ExploringScheduler(name: "explorer", strategy: strategy, seed: seed)
+        let exploration = Exploration(scheduler: scheduler, index: index, seed: seed)
+        let end = Locked<BodyEnd?>(nil)
+        var outcome = Outcome()
+        scheduler.driving {
+            Task(executorPreference: exploration.taskExecutor) { [body] in
+                do {
+                    try await body(exploration)
+                    end.withLock { $0 = .returned }
+                } catch {
+                    end.withLock { $0 = .threw(String(describing: error)) }
+                }
+            }
+            outcome.failure = drive(scheduler, until: end, into: &outcome)
+            _ = scheduler.dropPending()
+        }
+        return outcome
+    }
+
+    /// Runs the schedule's jobs until the body has finished and nothing is ready, or it fails; returns the failure.
+    private func drive(
+        _ scheduler: ExploringScheduler, until end: Locked<BodyEnd?>, into outcome: inout Outcome
+    ) -> ExplorationFailure.Kind? {
+        while true {
+            let finished = end.withLock { $0 }
+            if case .threw(let message) = finished { return .threw(message) }
+            let (count, earliest) = scheduler.pendingSummary()
+            if count == 0 {
+                if finished != nil { return nil }
+                if scheduler.waitForArrival(timeout: settings.outsideWait) { continue }
+                return .deadlock
+            }
+            // Once the body has returned, what is ready still runs (tasks it left behind), but time stands still.
+            if finished != nil, let earliest, earliest > scheduler.now { return nil }
+            if outcome.steps >= settings.maxSteps { return .stepLimit(settings.maxSteps) }
+            let before = scheduler.now
+            guard let entry = scheduler.takeNext(dueBy: .distantFuture) else { continue }
+            if scheduler.now > before { outcome.trace.record(.clock(from: before, to: scheduler.now)) }
+            var place: String?
+            if case .outside(let where_) = entry.origin {
+                guard settings.allowedOutside.contains(where: { where_.contains($0) }) else { return .outside(where_) }
+                outcome.allowed[where_, default: 0] += 1
+                place = where_ + " (allowed)"
+            }
+            outcome.steps += 1
+            let step = outcome.steps
+            if scheduler.perform(entry) {
+                outcome.trace.record(
+                    .step(
+                        step, task: entry.task, what: Self.what(entry), chosen: entry.choice.index,
+                        of: entry.choice.of, outside: place))
+            } else {
+                outcome.trace.record(.skipped(step, task: entry.task))
+            }
+        }
+    }
+
+    private static func what(_ entry: Entry) -> String {
+        switch entry.kind {
+        case .once(_, .taskJob): "task"
+        case .once(_, .actorJob): "actor"
+        case .once(_, .closure): entry.timed ? "timer" : "work"
+        case .tick: "tick"
+        }
+    }
+}
