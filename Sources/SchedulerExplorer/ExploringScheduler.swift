@@ -36,6 +36,9 @@ public final class ExploringScheduler: TimedScheduler {
 
     public var now: SchedulerTime { state.withLock { $0.now } }
 
+    /// Work queued and not yet run (ready or due later).
+    public var pendingCount: Int { state.withLock { $0.entries.count } }
+
     @discardableResult
     public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let node = ScheduledWork(work)
