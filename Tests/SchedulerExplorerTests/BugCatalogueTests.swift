@@ -48,8 +48,13 @@ import Testing
     }
 
     /// The baseline: 1 000 runs on Swift's global executor, each given a second (a missing resume hangs for ever; on
-    /// a loaded machine a run that merely waits for a cooperative thread may too, so hangs are counted apart).
-    @Test(arguments: AsyncBug.all)
+    /// a loaded machine a run that merely waits for a cooperative thread may too, so hangs are counted apart). Only on
+    /// request (`SCHEDULERKIT_GLOBAL_BASELINE=1 swift test --filter BugCatalogueTests`): 8 000 runs keep Dispatch's
+    /// global queues busy for minutes, which starved other suites' timers in a full run, and what it prints is a
+    /// count to quote, not a verdict.
+    @Test(
+        .enabled(if: ProcessInfo.processInfo.environment["SCHEDULERKIT_GLOBAL_BASELINE"] != nil),
+        arguments: AsyncBug.all)
     func theGlobalExecutorDoesNotShowItEveryTime(_ bug: AsyncBug) async {
         var (failed, hung) = (0, 0)
         for _ in 0..<1_000 {
