@@ -1,6 +1,6 @@
 import Foundation
 @_spi(Bench) @_spi(Explorer) import SchedulerKit
-import Synchronization
+
 
 /// A virtual-time scheduler that runs one job at a time and chooses each among the ready ones by a strategy:
 /// `TestScheduler` with the order opened up. Under it, with tasks preferring ``Exploration/taskExecutor`` and
@@ -19,19 +19,19 @@ public final class ExploringScheduler: TimedScheduler {
     public var traits: SchedulerTraits { Self.traits }
     public let name: String
 
-    private let state: Mutex<Pending>
+    private let state: Locked<Pending>
     /// Signalled when work arrives from outside while the runner waits for it.
     private let arrivals = NSCondition()
     /// The choices, touched only by the thread that drives.
-    private let chooser: Mutex<Chooser>
+    private let chooser: Locked<Chooser>
     /// The thread that drives (runs the jobs); work scheduled from any other is from outside. Set by the runner and
     /// by every drive.
-    private let driver = Mutex<pthread_t?>(nil)
+    private let driver = Locked<pthread_t?>(nil)
 
     public init(name: String = "explorer", strategy: ExplorationStrategy = .firstInFirstOut, seed: UInt64 = 0) {
         self.name = name
-        self.state = Mutex(Pending())
-        self.chooser = Mutex(Chooser(strategy, seed: seed))
+        self.state = Locked(Pending())
+        self.chooser = Locked(Chooser(strategy, seed: seed))
     }
 
     public var now: SchedulerTime { state.withLock { $0.now } }
