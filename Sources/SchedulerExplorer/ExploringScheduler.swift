@@ -1,7 +1,6 @@
 import Foundation
 @_spi(Bench) @_spi(Explorer) import SchedulerKit
 
-
 /// A virtual-time scheduler that runs one job at a time and chooses each among the ready ones by a strategy:
 /// `TestScheduler` with the order opened up. Under it, with tasks preferring ``Exploration/taskExecutor`` and
 /// sleeping on ``Exploration/clock``, async code runs in an order the strategy picks, one thread, replayable by seed.
