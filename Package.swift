@@ -88,7 +88,10 @@ let package = Package(
             swiftSettings: strict
         ),
         // Seeded interleavings: a virtual-time scheduler that picks each job by a strategy, and the runner tests call.
-        .target(name: "SchedulerExplorer", dependencies: ["SchedulerKit"], swiftSettings: strict),
+        .target(
+            name: "SchedulerExplorer",
+            dependencies: ["SchedulerKit", .product(name: "HeapModule", package: "swift-collections")],
+            swiftSettings: strict),
         // What the conformance kit and the bench both need: RFC 4180 CSV, whole-file writes, resident memory,
         // producer threads released together, quantiles. No dependencies.
         .target(name: "ToolSupport", swiftSettings: strict),

@@ -3,18 +3,6 @@ import SchedulerExplorer
 import SchedulerKit
 import Synchronization
 
-/// A scheduler whose time is virtual and moves only when driven (`TestScheduler` and third-party equivalents).
-/// The V rules, and every other rule on a virtual-time backend, drive it through this protocol.
-public protocol VirtualTimeDriver: TimedScheduler {
-    func advance(by duration: Duration)
-    func advance(to target: SchedulerTime)
-    @discardableResult func step() -> Bool
-    @discardableResult func run(maxSteps: Int) -> TestScheduler.RunOutcome
-}
-
-extension TestScheduler: VirtualTimeDriver {}
-extension ExploringScheduler: VirtualTimeDriver {}
-
 /// What a check gets: fresh schedulers of the backend under test, and ways to wait for them that also work on
 /// virtual time (where waiting means driving the clock, since nothing runs otherwise).
 public final class ConformanceContext: Sendable {

@@ -167,14 +167,27 @@ extension RuleResult {
     /// again. Empty unless the outcome is a failure.
     public var failureMessage: String {
         guard case .failed(let detail) = outcome else { return "" }
-        let statement =
-            ConformanceRules.rule(ruleID)?.statement ?? ClockRules.rule(ruleID)?.statement ?? "(unknown rule)"
+        let (statement, rerun) = Self.describe(ruleID, backendName: backendName)
         return """
             \(ruleID) · \(backendName) failed: \(detail)
               The rule: \(statement)
-              Run only this rule again: backend.evaluate(ConformanceRules.rule("\(ruleID)")!) in your test, or \
-            swift run -c release bench conformance --rule \(ruleID) --backend "\(backendName)" for a backend bench knows.
+              Run only this rule again: \(rerun) in your test, or \
+            swift run -c release bench conformance --rule \(ruleID) --backend "\(backendName)" for a subject bench knows.
             """
+    }
+
+    /// A rule's statement, and the call that evaluates it alone, from whichever family's registry holds it.
+    static func describe(_ ruleID: String, backendName: String) -> (statement: String, rerun: String) {
+        if let rule = ConformanceRules.rule(ruleID) {
+            return (rule.statement, "backend.evaluate(ConformanceRules.rule(\"\(ruleID)\")!)")
+        }
+        if let rule = ClockRules.rule(ruleID) {
+            return (rule.statement, "await subject.evaluate(ClockRules.rule(\"\(ruleID)\")!)")
+        }
+        if let rule = ExecutorSubjectRules.rule(ruleID) {
+            return (rule.statement, "await subject.evaluate(ExecutorSubjectRules.rule(\"\(ruleID)\")!)")
+        }
+        return ("(no rule of this id in ConformanceRules, ClockRules or ExecutorSubjectRules)", "the rule's evaluate")
     }
 }
 

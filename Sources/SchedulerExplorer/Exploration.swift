@@ -6,8 +6,9 @@ import SchedulerKit
 public struct Exploration: Sendable {
     /// The schedule's scheduler (fresh for each schedule).
     public let scheduler: ExploringScheduler
-    /// The executor the body's task prefers. `Task(executorPreference: exploration.taskExecutor)` keeps an
-    /// unstructured task inside the exploration; `Task { }` and `Task.detached { }` do not (see `Docs/Exploring.md`).
+    /// The executor the body's task prefers, and its children. `Task { }` and `Task.detached { }` started inside the
+    /// schedule do not inherit it on Swift 6.3, but the explorer captures them from the global executor while the
+    /// schedule runs, so they run inside too (see `Docs/Exploring.md`).
     public let taskExecutor: SchedulerTaskExecutor
     /// Virtual time: a sleep ends when the runner, finding no job ready, moves time to its deadline.
     public let clock: SchedulerClock

@@ -1,4 +1,6 @@
 import Foundation
+import HeapModule
+@_spi(Explorer) import SchedulerKit
 
 /// How an exploring scheduler chooses the next job among those ready.
 ///
@@ -34,13 +36,34 @@ public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The choices of one schedule: a strategy and the seeded generator it draws from.
-struct Chooser {
+/// The choices of one schedule: a strategy, the seeded generator it draws from, and the numbers it gives tasks in
+/// the order they became ready (so a trace names them the same way in every replay, whatever their ids).
+///
+/// It sees each ready job once, when it becomes ready (in that order, which is the order the old full scan met new
+/// tasks in, so a seed draws the same numbers): first-in-first-out and random then cost one O(log n) look-up in the
+/// ready list, and PCT keeps the ready jobs in a heap by their task's priority, where a job whose task was lowered
+/// since it went in is put back at its new priority when it reaches the top.
+// @unchecked Sendable: the engine calls `choose` only with its state lock held, so one thread at a time touches it.
+final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
     private let strategy: ExplorationStrategy
     private var random: SplitMix64
-    /// PCT: each task's priority (higher runs first); steps at which the running task's priority drops.
-    private var priorities: [Int: UInt64] = [:]
-    private var changePoints: [Int: UInt64] = [:]
+    /// The ready list's positions up to here have been seen.
+    private var seen = 0
+    /// Task numbers by task id, and how many numbers were given.
+    private var numbers: [UInt64: Int] = [:]
+    private var count = 0
+    /// PCT: each task's priority by its number (higher runs first); steps at which the running task's drops.
+    private var priorities: [UInt64] = [0]
+    /// PCT's change points by step, latest first, so the next one is the last (no hashing per step).
+    private var changePoints: [(step: Int, lowered: UInt64)] = []
+    private var byPriority = Heap<PriorityKey>()
+
+    /// A ready job under PCT: its task's priority when it went in, and its position (earlier wins a tie).
+    private struct PriorityKey: Comparable {
+        let priority: UInt64
+        let position: Int
+        static func < (a: PriorityKey, b: PriorityKey) -> Bool { (a.priority, b.position) < (b.priority, a.position) }
+    }
 
     init(_ strategy: ExplorationStrategy, seed: UInt64) {
         self.strategy = strategy
@@ -59,29 +82,62 @@ struct Chooser {
                     lowered -= 1
                 }
             }
-            changePoints = points
+            changePoints = points.map { (step: $0.key, lowered: $0.value) }.sorted { $0.step > $1.step }
         }
     }
 
-    /// The index, in `tasks` (the ready jobs' tasks, in the order they became ready), of the job to run at `step`
-    /// (counted from 1).
-    mutating func choose(among tasks: [Int], step: Int) -> Int {
+    func choose(in ready: inout ReadyList, step: Int) -> Int {
+        for position in seen..<ready.endPosition {
+            guard let item = ready[position] else { continue }
+            let number = self.number(of: item)
+            ready.setNote(number, at: position)
+            if case .pct(let depth, _) = strategy {
+                if number == priorities.count {
+                    // A new task: a random priority above every change point's.
+                    priorities.append(UInt64(depth) + (random.next() >> 1))
+                }
+                byPriority.insert(PriorityKey(priority: priorities[number], position: position))
+            }
+        }
+        seen = ready.endPosition
         switch strategy {
         case .firstInFirstOut:
-            return 0
+            return ready.position(ofRank: 0)
         case .random:
-            return Int(random.next(below: UInt64(tasks.count)))
-        case .pct(let depth, _):
-            for task in tasks where priorities[task] == nil {
-                // A new task: a random priority above every change point's, ties broken by first sight.
-                priorities[task] = UInt64(depth) + (random.next() >> 1)
+            return ready.position(ofRank: Int(random.next(below: UInt64(ready.count))))
+        case .pct:
+            while let top = byPriority.popMax() {
+                guard let item = ready[top.position] else { continue }  // taken already: never, but harmless
+                let current = priorities[item.note]
+                guard current == top.priority else {
+                    // Its task was lowered after this job went in.
+                    byPriority.insert(PriorityKey(priority: current, position: top.position))
+                    continue
+                }
+                if let next = changePoints.last, next.step == step {
+                    priorities[item.note] = next.lowered
+                    changePoints.removeLast()
+                }
+                return top.position
             }
-            var best = 0
-            for index in tasks.indices.dropFirst() where priorities[tasks[index]]! > priorities[tasks[best]]! {
-                best = index
+            preconditionFailure("StrategyChooser: a ready job missing from PCT's heap")
+        }
+    }
+
+    /// A job's task by its number; other work (a job of no task, a closure, a tick) counts as a task of its own.
+    private func number(of item: ReadyList.Item) -> Int {
+        count += 1
+        switch item.work.carried {
+        case .actorJob(let task) where task != 0, .taskJob(let task) where task != 0:
+            if let number = numbers[task] {
+                count -= 1
+                return number
             }
-            if let lowered = changePoints[step] { priorities[tasks[best]] = lowered }
-            return best
+            numbers[task] = count
+            return count
+        default:
+            // Seen once and never again: numbered without being remembered.
+            return count
         }
     }
 }

@@ -100,17 +100,24 @@ final class ExplorationRunner: Sendable {
         let scheduler = ExploringScheduler(name: "explorer", strategy: strategy, seed: seed)
         let exploration = Exploration(scheduler: scheduler, index: index, seed: seed)
         let end = Locked<BodyEnd?>(nil)
-        var outcome = Outcome()
+        // If the process dies in this schedule, a signal handler prints its seed and last steps (CrashNote).
+        let crashSlot = CrashNote.claim(index: index, of: seeds.count, seed: seed, strategy: strategy)
+        defer { crashSlot.map(CrashNote.release) }
+        var outcome = Outcome(trace: ScheduleTrace(crashSlot: crashSlot))
         scheduler.driving {
-            Task(executorPreference: exploration.taskExecutor) { [body] in
-                do {
-                    try await body(exploration)
-                    end.withLock { $0 = .returned }
-                } catch {
-                    end.withLock { $0 = .threw(String(describing: error)) }
+            // The test's `Task { }` and other global jobs run as the schedule's jobs until it ends; then what is
+            // left is dropped (the capture is gone by then, so nothing more arrives into a dead schedule).
+            GlobalJobCapture.capturing(exploration) {
+                Task(executorPreference: exploration.taskExecutor) { [body] in
+                    do {
+                        try await body(exploration)
+                        end.withLock { $0 = .returned }
+                    } catch {
+                        end.withLock { $0 = .threw(String(describing: error)) }
+                    }
                 }
+                outcome.failure = drive(scheduler, until: end, into: &outcome)
             }
-            outcome.failure = drive(scheduler, until: end, into: &outcome)
             _ = scheduler.dropPending()
         }
         return outcome
@@ -135,31 +142,31 @@ final class ExplorationRunner: Sendable {
             let before = scheduler.now
             guard let entry = scheduler.takeNext(dueBy: .distantFuture) else { continue }
             if scheduler.now > before { outcome.trace.record(.clock(from: before, to: scheduler.now)) }
-            var place: String?
-            if case .outside(let where_) = entry.origin {
-                guard settings.allowedOutside.contains(where: { where_.contains($0) }) else { return .outside(where_) }
-                outcome.allowed[where_, default: 0] += 1
-                place = where_ + " (allowed)"
+            var shown: String?
+            if let place = entry.origin {
+                guard settings.allowedOutside.contains(where: { place.contains($0) }) else { return .outside(place) }
+                outcome.allowed[place, default: 0] += 1
+                shown = place + " (allowed)"
             }
             outcome.steps += 1
             let step = outcome.steps
             if scheduler.perform(entry) {
                 outcome.trace.record(
                     .step(
-                        step, task: entry.task, what: Self.what(entry), chosen: entry.choice.index,
-                        of: entry.choice.of, outside: place))
+                        step, task: entry.note, what: Self.what(entry.work), chosen: entry.rank, of: entry.of,
+                        outside: shown))
             } else {
-                outcome.trace.record(.skipped(step, task: entry.task))
+                outcome.trace.record(.skipped(step, task: entry.note))
             }
         }
     }
 
-    private static func what(_ entry: Entry) -> String {
-        switch entry.kind {
-        case .once(_, .taskJob): "task"
-        case .once(_, .actorJob): "actor"
-        case .once(_, .closure): entry.timed ? "timer" : "work"
-        case .tick: "tick"
+    private static func what(_ work: VirtualWork) -> ScheduleTrace.What {
+        if work.isTick { return .tick }
+        switch work.carried {
+        case .taskJob: return .task
+        case .actorJob: return .actor
+        case .closure: return work.isTimed ? .timer : .work
         }
     }
 }

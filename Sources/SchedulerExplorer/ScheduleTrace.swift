@@ -5,14 +5,41 @@ struct ScheduleTrace {
     enum Event {
         /// A job ran: its step, its task's number, what it was, the strategy's choice among the ready ones, and
         /// where it came from if outside.
-        case step(Int, task: Int, what: String, chosen: Int, of: Int, outside: String?)
+        case step(Int, task: Int, what: What, chosen: Int, of: Int, outside: String?)
         case clock(from: SchedulerTime, to: SchedulerTime)
         case skipped(Int, task: Int)
     }
 
-    private(set) var events: [Event] = []
+    /// What a job was.
+    enum What: Int32 {
+        case task, actor, work, timer, tick
+        var name: String { "\(self)" }
+    }
 
-    mutating func record(_ event: Event) { events.append(event) }
+    private(set) var events: [Event] = []
+    /// The schedule's crash note, if it has one (``CrashNote``): every event is noted there too, in numbers.
+    let crashSlot: Int?
+
+    init(crashSlot: Int? = nil) { self.crashSlot = crashSlot }
+
+    mutating func record(_ event: Event) {
+        events.append(event)
+        guard let crashSlot else { return }
+        var note = CrashNote.Record()
+        switch event {
+        case .step(let step, let task, let what, let chosen, let of, let outside):
+            note.what = what.rawValue
+            (note.step, note.task, note.chosen, note.of) = (Int64(step), Int64(task), Int64(chosen), Int64(of))
+            note.outside = outside == nil ? 0 : 1
+        case .clock(let from, let to):
+            note.kind = 1
+            (note.chosen, note.of) = (from.nanoseconds, to.nanoseconds)
+        case .skipped(let step, let task):
+            note.kind = 2
+            (note.step, note.task) = (Int64(step), Int64(task))
+        }
+        CrashNote.record(note, in: crashSlot)
+    }
 
     /// One line per event; no addresses or real times, so a replay writes the same bytes.
     func render(lastSteps: Int = 200) -> String {
@@ -22,7 +49,7 @@ struct ScheduleTrace {
             switch event {
             case .step(let step, let task, let what, let chosen, let of, let outside):
                 let choice = of > 1 ? "  (\(chosen + 1) of \(of) ready)" : ""
-                lines.append("  \(pad(step)) t\(task) \(what)\(choice)" + (outside.map { ", from \($0)" } ?? ""))
+                lines.append("  \(pad(step)) t\(task) \(what.name)\(choice)" + (outside.map { ", from \($0)" } ?? ""))
             case .clock(let from, let to):
                 lines.append("  \(pad(nil)) clock \(seconds(from)) → \(seconds(to))")
             case .skipped(let step, let task):

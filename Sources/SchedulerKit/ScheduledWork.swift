@@ -162,4 +162,4 @@ public struct SettledWork: Cancellable {
 
 /// The id of the task a job belongs to, 0 if it is no task's: the runtime function `UnownedJob.description` prints.
 @_silgen_name("swift_task_getJobTaskId")
-private func jobTaskID(_ job: UnownedJob) -> UInt64
+func jobTaskID(_ job: UnownedJob) -> UInt64

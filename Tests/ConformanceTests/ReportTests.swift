@@ -69,5 +69,25 @@ extension Conformance {
             let csv = try String(contentsOf: directory.appendingPathComponent("conformance.csv"), encoding: .utf8)
             #expect(csv == ConformanceReport.csv(Array(Self.results.prefix(1))))
         }
+
+        @Test("A failure of any family prints its rule's statement and the call that runs it alone")
+        func failureMessagesNameTheirRule() {
+            let cases: [(id: String, statement: String, registry: String)] = [
+                ("C2", ConformanceRules.rule("C2")!.statement, "backend.evaluate(ConformanceRules.rule(\"C2\")!)"),
+                ("CL1", ClockRules.rule("CL1")!.statement, "await subject.evaluate(ClockRules.rule(\"CL1\")!)"),
+                (
+                    "X1", ExecutorSubjectRules.rule("X1")!.statement,
+                    "await subject.evaluate(ExecutorSubjectRules.rule(\"X1\")!)"
+                ),
+            ]
+            for (id, statement, rerun) in cases {
+                let message = RuleResult(
+                    ruleID: id, backendName: "Subject", outcome: .failed(detail: "broke it"), seconds: 0
+                ).failureMessage
+                #expect(message.contains("The rule: \(statement)"), "\(id): \(message)")
+                #expect(message.contains(rerun), "\(id): \(message)")
+                #expect(!message.contains("(no rule of this id"), "\(id)")
+            }
+        }
     }
 }

@@ -39,7 +39,7 @@ final class ThreadConfinedVirtualScheduler: VirtualTimeDriver {
     func advance(by duration: Duration) { confinement.check("advance(by:)") { inner.advance(by: duration) } }
     func advance(to target: SchedulerTime) { confinement.check("advance(to:)") { inner.advance(to: target) } }
     func step() -> Bool { confinement.check("step") { inner.step() } }
-    func run(maxSteps: Int) -> TestScheduler.RunOutcome {
+    func run(maxSteps: Int) -> VirtualTimeRunOutcome {
         confinement.check("run") { inner.run(maxSteps: maxSteps) }
     }
 

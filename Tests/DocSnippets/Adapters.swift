@@ -79,7 +79,7 @@ struct BestEffortHandle: Cancellable {
 
 // snippet: the virtual clock in seconds
 /// The library's virtual time (seconds as a Double) as a `VirtualTimeDriver`. `run(maxSteps:)` answers with
-/// SchedulerKit's `TestScheduler.RunOutcome`, named with its module where the library has a `TestScheduler` too.
+/// SchedulerKit's `VirtualTimeRunOutcome`, named with its module where the library has a `TestScheduler` too.
 final class PeerVirtualTimeAdapter: VirtualTimeDriver {
     let name = "peer-virtual-time"
     private let peer = PeerVirtualTimeScheduler()
@@ -110,7 +110,7 @@ final class PeerVirtualTimeAdapter: VirtualTimeDriver {
     func advance(to target: SchedulerTime) { peer.advance(to: seconds(max(target, now))) }
     func step() -> Bool { peer.step() }
 
-    func run(maxSteps: Int) -> SchedulerKit.TestScheduler.RunOutcome {
+    func run(maxSteps: Int) -> SchedulerKit.VirtualTimeRunOutcome {
         let (ran, left) = peer.run(limit: maxSteps)
         return left == 0 ? .drained(steps: ran) : .stoppedEarly(steps: ran, pending: left)
     }

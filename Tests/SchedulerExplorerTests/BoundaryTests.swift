@@ -1,3 +1,4 @@
+import Foundation
 import SchedulerExplorer
 import SchedulerKit
 import Testing
@@ -40,11 +41,12 @@ import Testing
         #expect(actor == true)
     }
 
-    /// On Swift 6.3 an unstructured `Task { }` does not inherit the task executor preference (its first job goes to
-    /// the global executor, not to the exploration), and neither does `Task.detached`; a task created with the
-    /// preference is the control, whose first job does arrive. Read from the exploring scheduler's queue as each task
-    /// is created, so the answer does not wait for the global executor (which a loaded test run may starve).
-    @Test func unstructuredAndDetachedTasksLeaveTheExploration() async {
+    /// On Swift 6.3 an unstructured `Task { }` does not inherit the task executor preference: its first job goes to
+    /// the global executor, and so does `Task.detached`'s. The exploration captures them there (the global-enqueue
+    /// hook, `GlobalEnqueueHook`): each arrives in the exploring scheduler's queue as it is created, as the control,
+    /// a task created with the preference, does. Read from the queue as each task is created, so the answer does not
+    /// wait for the global executor (which a loaded test run may starve).
+    @Test func unstructuredAndDetachedTasksAreCapturedIntoTheExploration() async {
         let arrived = Locked<[String: Int]>([:])
         let report = await explore(schedules: 1) { exploration in
             let queued = { exploration.scheduler.pendingCount }
@@ -62,7 +64,37 @@ import Testing
         }
         #expect(report.failure == nil, "\(report)")
         #expect(
-            arrived.withLock { $0 } == ["Task { }": 0, "Task.detached { }": 0, "Task(executorPreference:) { }": 1])
+            arrived.withLock { $0 } == ["Task { }": 1, "Task.detached { }": 1, "Task(executorPreference:) { }": 1])
+    }
+
+    /// A captured unstructured task runs on the exploring scheduler, on the exploration's thread, and its awaits
+    /// are choice points like the body's: a second `Task { }` that yields interleaves with it.
+    @Test func anUnstructuredTaskRunsInsideAndItsAwaitsAreChoices() async {
+        let (inside, report) = await Self.runsInside { exploration in
+            await Task { Schedulers.current === exploration.scheduler }.value
+        }
+        #expect(inside == true, "\(report)")
+        #expect(report.failure == nil, "\(report)")
+        #expect(report.allowedOutside.isEmpty, "\(report.allowedOutside)")
+    }
+
+    /// Global jobs that are not the test's pass through: a task started from another thread while a schedule runs
+    /// runs on the global executor, never on the exploring scheduler.
+    @Test func otherThreadsGlobalJobsPassThrough() async {
+        let elsewhere = Locked<Bool?>(nil)
+        let report = await explore(schedules: 1) { exploration in
+            let started = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                Task.detached {
+                    elsewhere.withLock { $0 = Schedulers.current === exploration.scheduler }
+                    started.signal()
+                }
+            }
+            // Wait on the real clock, off the exploration (the schedule's thread is blocked meanwhile on purpose).
+            _ = started.wait(timeout: .now() + 30)
+        }
+        #expect(report.failure == nil, "\(report)")
+        #expect(elsewhere.withLock { $0 } == false)
     }
 }
 

@@ -85,6 +85,7 @@ extension WorkloadID {
     public static let timerDrift = WorkloadID(rawValue: "W20")
     public static let virtualSleepers = WorkloadID(rawValue: "W21")
     public static let exploredSchedules = WorkloadID(rawValue: "W22")
+    public static let explorationStep = WorkloadID(rawValue: "W23")
 }
 
 extension ParameterName {
@@ -110,4 +111,5 @@ extension ParameterName {
     public static let sleepers = ParameterName(rawValue: "sleepers")
     public static let schedules = ParameterName(rawValue: "schedules")
     public static let jobs = ParameterName(rawValue: "jobs")
+    public static let ready = ParameterName(rawValue: "ready")
 }

@@ -102,6 +102,9 @@ extension GoalID {
     public static let dispatchAllocations = GoalID(rawValue: "dispatch-allocations")
     public static let immediateShare = GoalID(rawValue: "immediate-share")
     public static let virtualTimeRate = GoalID(rawValue: "virtual-time-rate")
+    public static let explorationStepRandom = GoalID(rawValue: "exploration-step-random")
+    public static let explorationStepPCT = GoalID(rawValue: "exploration-step-pct")
+    public static let explorationStepGrowth = GoalID(rawValue: "exploration-step-growth")
     public static let poolTaskFromGlobal = GoalID(rawValue: "pool-task-from-global")
     public static let poolTaskAllocations = GoalID(rawValue: "pool-task-allocations")
     public static let poolTaskFromBackend = GoalID(rawValue: "pool-task-from-backend")
@@ -200,6 +203,20 @@ extension Goal {
                     "`virtual-time-floor`: a node per task (the handle) on the pool's lock-free queue, run in order "
                     + "by the caller's drain, with no clock, deadline order or current scheduler")),
         Goal(
+            id: .explorationStepRandom, statement: "An exploration step among 10 ready jobs ≤ 300 ns, random (W23)",
+            allocator: .jemalloc, measure: .median(w23(.exploreRandom, ready: 10)), limit: 300, direction: .atMost,
+            presentation: .nanoseconds),
+        Goal(
+            id: .explorationStepPCT, statement: "An exploration step among 10 ready jobs ≤ 300 ns, PCT (W23)",
+            allocator: .jemalloc, measure: .median(w23(.explorePCT, ready: 10)), limit: 300, direction: .atMost,
+            presentation: .nanoseconds),
+        Goal(
+            id: .explorationStepGrowth,
+            statement: "A random step among 1 000 ready jobs ≤ 2x one among 10: no worse than logarithmic (W23)",
+            allocator: .jemalloc,
+            measure: .ratio(w23(.exploreRandom, ready: 1_000), over: w23(.exploreRandom, ready: 10)), limit: 2,
+            direction: .atMost, presentation: .times),
+        Goal(
             id: .poolTaskFromGlobal,
             statement: "A task on the pool awaited from the global executor ≤ 1.5x the default executor's (W12)",
             allocator: .jemalloc,
@@ -281,6 +298,10 @@ extension Goal {
 
     private static func w11(_ backend: BackendID, _ caller: ActorHopCaller) -> Cell {
         Cell(backend, .actorHop, .nsPerCall, Parameters([:], choices: [.caller: caller.rawValue]))
+    }
+
+    private static func w23(_ backend: BackendID, ready: Int) -> Cell {
+        Cell(backend, .explorationStep, .nsPerStep, Parameters([.ready: ready]))
     }
 
     private static func w13(_ backend: BackendID) -> Cell { Cell(backend, .actorPingPong, .nsPerRoundTrip) }

@@ -43,5 +43,5 @@ final class LockKeepingVirtualClock: VirtualTimeDriver {
     }
 
     func step() -> Bool { locked { inner.step() } }
-    func run(maxSteps: Int) -> TestScheduler.RunOutcome { locked { inner.run(maxSteps: maxSteps) } }
+    func run(maxSteps: Int) -> VirtualTimeRunOutcome { locked { inner.run(maxSteps: maxSteps) } }
 }

@@ -85,7 +85,7 @@ final class TieReversingVirtualClock: VirtualTimeDriver {
 
     func step() -> Bool { runNext(by: .distantFuture) }
 
-    func run(maxSteps: Int) -> TestScheduler.RunOutcome {
+    func run(maxSteps: Int) -> VirtualTimeRunOutcome {
         var steps = 0
         while steps < maxSteps, runNext(by: .distantFuture) { steps += 1 }
         let pending = state.withLock { $0.buckets.values.reduce(0) { $0 + $1.count } }

@@ -81,7 +81,7 @@ final class VirtualDefectClock: VirtualTimeDriver {
 
     func step() -> Bool { inner.step() }
 
-    func run(maxSteps: Int) -> TestScheduler.RunOutcome {
+    func run(maxSteps: Int) -> VirtualTimeRunOutcome {
         guard defect == .runAlwaysSaysDrained else { return inner.run(maxSteps: maxSteps) }
         var steps = 0
         while steps < maxSteps, inner.step() { steps += 1 }
@@ -122,5 +122,5 @@ final class LockedActionsVirtualClock: VirtualTimeDriver {
     /// The defect: the lock is held while the actions run.
     func advance(to target: SchedulerTime) { locked { inner.advance(to: target) } }
     func step() -> Bool { locked { inner.step() } }
-    func run(maxSteps: Int) -> TestScheduler.RunOutcome { locked { inner.run(maxSteps: maxSteps) } }
+    func run(maxSteps: Int) -> VirtualTimeRunOutcome { locked { inner.run(maxSteps: maxSteps) } }
 }

@@ -2,7 +2,7 @@ import SchedulerConformance
 import SchedulerKit
 
 /// A third party's virtual-time scheduler: nothing runs until a test drives it, and its clock moves only to the due
-/// time of the work it runs or to where an advance takes it. It conforms to the kit's `VirtualTimeDriver`, which is
+/// time of the work it runs or to where an advance takes it. It conforms to SchedulerKit's `VirtualTimeDriver`, which is
 /// how the kit's rules and the bench's workloads drive it (the bench drains it after submitting, as it does
 /// `TestScheduler`), with SchedulerKit's public API only.
 public final class StepScheduler: TimedScheduler, VirtualTimeDriver {
@@ -110,7 +110,7 @@ public final class StepScheduler: TimedScheduler, VirtualTimeDriver {
     }
 
     @discardableResult
-    public func run(maxSteps: Int) -> TestScheduler.RunOutcome {
+    public func run(maxSteps: Int) -> VirtualTimeRunOutcome {
         drive {
             var steps = 0
             while steps < maxSteps, let ran = runNext(dueBy: .distantFuture) {

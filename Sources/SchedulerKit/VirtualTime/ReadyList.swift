@@ -1,0 +1,140 @@
+/// The work of a virtual-time engine that is due (at or before `now`), in the order it became ready, for a strategy
+/// that chooses among it (the explorer's). Not thread-safe: the engine's lock guards it.
+///
+/// Each entry gets a *position* when it becomes ready, one more than the last, and keeps it until taken; its *rank*
+/// is how many ready entries precede it. Taking any entry, finding the entry of a rank and the rank of an entry cost
+/// O(log n) in the entries held (a Fenwick tree of ones over the positions): a strategy that picks at random or
+/// by priority pays no more with 1 000 ready jobs than the logarithm says, where filtering and sorting a list would
+/// pay n log n each step.
+@_spi(Explorer) public struct ReadyList {
+    /// One ready entry as a strategy sees it.
+    public struct Item {
+        public let deadline: SchedulerTime
+        public let sequence: UInt64
+        public let work: VirtualWork
+        /// The strategy's own number for the entry (the explorer's task number), 0 until it sets one.
+        public var note = 0
+    }
+
+    /// Slot `i` holds the entry of position `base + i`, nil once taken.
+    private var slots: [Item?] = []
+    /// Fenwick tree (1-based) of 1 per held slot.
+    private var tree: [Int32] = [0]
+    private var base = 0
+    public private(set) var count = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { count == 0 }
+    /// The position the next entry will get: entries of positions from a strategy's last look up to this one are
+    /// new to it.
+    public var endPosition: Int { base + slots.count }
+
+    public subscript(position: Int) -> Item? {
+        let slot = position - base
+        return slot >= 0 && slot < slots.count ? slots[slot] : nil
+    }
+
+    /// Sets the strategy's number of the held entry at `position`.
+    public mutating func setNote(_ note: Int, at position: Int) {
+        slots[position - base]?.note = note
+    }
+
+    /// The position of the entry of rank `rank` (0: the one that became ready first).
+    public func position(ofRank rank: Int) -> Int {
+        precondition(rank >= 0 && rank < count, "ReadyList: rank \(rank) of \(count)")
+        // Fenwick descent: the largest prefix holding at most `rank` entries ends just before the one sought.
+        var index = 0
+        var remaining = Int32(rank)
+        var step = 1
+        while step * 2 <= slots.count { step *= 2 }
+        while step > 0 {
+            let next = index + step
+            if next <= slots.count && tree[next] <= remaining {
+                index = next
+                remaining -= tree[next]
+            }
+            step /= 2
+        }
+        return base + index
+    }
+
+    /// How many held entries precede `position`.
+    public func rank(ofPosition position: Int) -> Int {
+        var index = position - base
+        var sum: Int32 = 0
+        while index > 0 {
+            sum += tree[index]
+            index &= index - 1
+        }
+        return Int(sum)
+    }
+
+    mutating func append(_ item: Item) {
+        slots.append(item)
+        let index = slots.count
+        // A new last node covers (index - lowbit, index]: its own one plus the held entries already in that range.
+        let low = index & -index
+        tree.append(1 + prefix(index - 1) - prefix(index - low))
+        count += 1
+    }
+
+    /// Takes the entry at `position`, which must be held.
+    mutating func take(at position: Int) -> Item {
+        let slot = position - base
+        guard let item = slots[slot] else { preconditionFailure("ReadyList: position \(position) is not held") }
+        slots[slot] = nil
+        var index = slot + 1
+        while index < tree.count {
+            tree[index] -= 1
+            index += index & -index
+        }
+        count -= 1
+        compactIfSparse()
+        return item
+    }
+
+    mutating func removeAll() -> [Item] {
+        defer {
+            base += slots.count
+            slots.removeAll()
+            tree = [0]
+            count = 0
+        }
+        return slots.compactMap { $0 }
+    }
+
+    private func prefix(_ end: Int) -> Int32 {
+        var index = end
+        var sum: Int32 = 0
+        while index > 0 {
+            sum += tree[index]
+            index &= index - 1
+        }
+        return sum
+    }
+
+    /// Drops the taken slots before the first held one once they are half the list, so a long exploration keeps a
+    /// list the size of what is ready, not of everything that ever was: O(1) amortised per entry.
+    private mutating func compactIfSparse() {
+        guard slots.count >= 64 else {
+            if count == 0 {
+                base += slots.count
+                slots.removeAll(keepingCapacity: true)
+                tree.removeSubrange(1...)
+            }
+            return
+        }
+        let leading = count == 0 ? slots.count : position(ofRank: 0) - base
+        guard leading * 2 >= slots.count else { return }
+        base += leading
+        slots.removeFirst(leading)
+        tree = [0]
+        tree.reserveCapacity(slots.count + 1)
+        for index in stride(from: 1, through: slots.count, by: 1) {
+            let low = index & -index
+            let own: Int32 = slots[index - 1] == nil ? 0 : 1
+            tree.append(own + prefix(index - 1) - prefix(index - low))
+        }
+    }
+}

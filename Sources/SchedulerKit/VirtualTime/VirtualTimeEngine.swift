@@ -1,0 +1,299 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Virtual time, once: the clock, its queue of due work, and `advance`/`step`/`run`, for every virtual-time
+/// scheduler of the package. `TestScheduler` is this engine in first-in-first-out order; the explorer's
+/// `ExploringScheduler` is the same engine with a strategy choosing among the ready work.
+///
+/// Semantics (the V rules judge them):
+/// - Work runs in (due time, submission) order, ties first-in-first-out, unless a strategy chooses among the work
+///   that is *ready* (due at or before `now`), which it sees in the order it became ready. While a task runs, `now`
+///   is at least its due time; `advance(to: t)` ends with `now == t`; the clock never goes backwards (a target in
+///   the past runs what is due now), and work scheduled in the past is due at the current `now`.
+/// - Cancelled work never moves the clock: an entry found cancelled when time would move to it is dropped first, so
+///   a dead sleeper's deadline is never where `run()` leaves `now`.
+/// - Repeating work fires every tick, missed or not; each tick keeps its repetition's first sequence number, so equal
+///   ticks run in creation order.
+/// - Any thread may schedule and cancel at any time, also from inside actions: actions run with the state lock
+///   released. Drivers are serialised; driving from inside one of the owner's own actions is a precondition failure.
+// @unchecked Sendable: `state` is touched only inside its lock; `drivers` serialises drivers and `driver` is
+// written only by the thread holding `drivers` (and read under its own lock); the chooser is called only with the
+// state lock held.
+@_spi(Explorer) public final class VirtualTimeEngine: @unchecked Sendable {
+    private let state: Locked<State>
+    /// Serialises drivers (advance, step, run, an exploration), never held by schedule or cancel.
+    private let drivers = ConditionLock()
+    /// The thread that drives now, if any: work scheduled from any other thread is from outside.
+    private let driver = Locked<pthread_t?>(nil)
+    private let chooser: (any ReadyWorkChooser)?
+
+    struct State {
+        var now: SchedulerTime
+        /// Work not yet ready (all of it, in first-in-first-out order, where no strategy chooses).
+        var timers = TimerQueue<VirtualWork>()
+        /// Work ready for a strategy to choose from; nil in first-in-first-out order.
+        var ready: ReadyList?
+        /// Where work scheduled from outside the driving thread came from, by sequence number.
+        var origins: [UInt64: String] = [:]
+        /// Entries taken, counted from 1 (a strategy's step).
+        var steps = 0
+    }
+
+    /// One entry taken to run: what it is, and the choice that took it.
+    public struct Taken {
+        public let deadline: SchedulerTime
+        public let sequence: UInt64
+        public let work: VirtualWork
+        /// The chosen entry's rank among the `of` ready ones (0 of 1 in first-in-first-out order).
+        public let rank: Int
+        public let of: Int
+        /// The strategy's number for the entry (the explorer's task number).
+        public let note: Int
+        /// The thread it was scheduled from, when that was not the driving one.
+        public let origin: String?
+    }
+
+    /// A clock at `now`; `chooser` picks among the ready work (nil: first-in-first-out).
+    public init(now: SchedulerTime = .zero, chooser: (any ReadyWorkChooser)? = nil) {
+        self.state = Locked(State(now: now, ready: chooser == nil ? nil : ReadyList()))
+        self.chooser = chooser
+    }
+
+    /// Pending work is dropped with the engine: each entry's closure is released here.
+    deinit {
+        state.withLock { state in
+            for entry in state.timers.removeAll() { entry.release() }
+            for item in state.ready?.removeAll() ?? [] { item.work.release() }
+        }
+    }
+
+    public var now: SchedulerTime { state.withLock { $0.now } }
+
+    /// Entries still queued (cancelled ones may be counted until they are reached or purged).
+    public var pendingCount: Int { state.withLock { $0.timers.count + ($0.ready?.count ?? 0) } }
+
+    /// How many entries are queued, and the earliest due time among them.
+    public func pendingSummary() -> (count: Int, earliest: SchedulerTime?) {
+        state.withLock { state in
+            let ready = state.ready.flatMap { $0.isEmpty ? nil : $0[$0.position(ofRank: 0)]?.deadline }
+            let earliest = [ready, state.timers.earliestDeadline].compactMap { $0 }.min()
+            return (state.timers.count + (state.ready?.count ?? 0), earliest)
+        }
+    }
+
+    // MARK: Scheduling
+
+    /// Queues one-shot work due at `deadline` (the current `now` if that is earlier).
+    public func schedule(_ task: ScheduledWork, at deadline: SchedulerTime, timed: Bool, origin: String? = nil) {
+        let carried = chooser == nil ? ScheduledWork.Carried.closure : task.carried
+        let work = VirtualWork.once(task, timed: timed, carried: carried)
+        state.withLock { state in
+            let sequence = state.timers.takeSequence()
+            if let origin { state.origins[sequence] = origin }
+            state.insert(work, at: max(deadline, state.now), sequence: sequence)
+            state.timers.purgeIfGrown(\.isDead) { $0.release() }
+        }
+    }
+
+    /// Queues a repetition whose first tick is due at `start` (the current `now` if that is earlier).
+    public func scheduleRepeating(_ work: RepeatingWork, at start: SchedulerTime, every interval: Duration) {
+        state.withLock { state in
+            let tick = VirtualTick(work: work, interval: interval, sequence: state.timers.takeSequence())
+            state.insert(.tick(tick), at: max(start, state.now), sequence: tick.sequence)
+        }
+    }
+
+    // MARK: Driving
+
+    /// Runs every task due within `duration` from now, then sets `now` to that time. The target is read once this
+    /// driver has the clock, so concurrent drivers never move it backwards.
+    public func advance(by duration: Duration, owner: some Scheduler) {
+        precondition(duration >= .zero, "advance(by:): duration must be >= 0, got \(duration)")
+        drive(owner: owner) { advanceDriven(to: now.advanced(by: duration, argument: "advance(by:)"), owner: owner) }
+    }
+
+    /// Runs every task due at or before `target`, including work they add; ends with `now == target`, or where it
+    /// was if that is later.
+    public func advance(to target: SchedulerTime, owner: some Scheduler) {
+        drive(owner: owner) { advanceDriven(to: max(target, now), owner: owner) }
+    }
+
+    private func advanceDriven(to target: SchedulerTime, owner: some Scheduler) {
+        _ = runDue(by: target, atMost: .max, owner: owner)
+        state.withLock { $0.now = max($0.now, target) }
+    }
+
+    /// Runs exactly one task (the next, moving `now` to its due time if none is ready); false if there was none.
+    public func step(owner: some Scheduler) -> Bool {
+        drive(owner: owner) { runDue(by: .distantFuture, atMost: 1, owner: owner) == 1 }
+    }
+
+    /// Runs tasks one at a time, moving time forward, until none is left or `maxSteps` ran.
+    public func run(maxSteps: Int, owner: some Scheduler) -> VirtualTimeRunOutcome {
+        precondition(maxSteps >= 0, "run(maxSteps:): must be >= 0, got \(maxSteps)")
+        return drive(owner: owner) {
+            let steps = runDue(by: .distantFuture, atMost: maxSteps, owner: owner)
+            let pending = state.withLock { state in
+                state.timers.purgeIfGrown(\.isDead) { $0.release() }
+                return state.timers.count + (state.ready?.count ?? 0)
+            }
+            return pending == 0 || steps < maxSteps
+                ? .drained(steps: steps) : .stoppedEarly(steps: steps, pending: pending)
+        }
+    }
+
+    /// Makes the calling thread the driving one for `body`, drivers serialised (an exploration drives for all of
+    /// its schedule).
+    public func drive<R>(owner: some Scheduler, _ body: () -> R) -> R {
+        precondition(
+            Schedulers.current !== owner, "\(type(of: owner)) \(owner.name): driven from inside one of its own actions")
+        drivers.lock()
+        defer { drivers.unlock() }
+        let previous = driver.withLock { driver in
+            defer { driver = pthread_self() }
+            return driver
+        }
+        defer { driver.withLock { $0 = previous } }
+        return body()
+    }
+
+    /// Whether the calling thread is the one driving.
+    public var isDriving: Bool {
+        driver.withLock { driver in driver.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    // MARK: One entry at a time
+
+    /// Takes the next entry due by `limit`: the strategy's choice among the ready ones, moving `now` to the
+    /// earliest due time (past cancelled entries) when nothing is ready; nil if nothing is due by `limit`.
+    public func takeNext(dueBy limit: SchedulerTime) -> Taken? {
+        state.withLock { state -> Taken? in
+            guard var ready = state.ready else {
+                guard let entry = state.popLive(dueBy: limit) else { return nil }
+                state.now = max(state.now, entry.deadline)
+                state.steps += 1
+                return Taken(
+                    deadline: entry.deadline, sequence: entry.sequence, work: entry.payload, rank: 0, of: 1, note: 0,
+                    origin: state.origins.isEmpty ? nil : state.origins.removeValue(forKey: entry.sequence))
+            }
+            state.ready = nil  // held here alone while it changes, so it is not copied
+            defer { state.ready = ready }
+            if ready.isEmpty {
+                guard let entry = state.popLive(dueBy: limit) else { return nil }
+                state.now = max(state.now, entry.deadline)
+                ready.append(ReadyList.Item(deadline: entry.deadline, sequence: entry.sequence, work: entry.payload))
+            }
+            // Everything due by now becomes ready, in (due, submission) order, after what already was.
+            while let entry = state.timers.popDue(at: state.now) {
+                ready.append(ReadyList.Item(deadline: entry.deadline, sequence: entry.sequence, work: entry.payload))
+            }
+            state.steps += 1
+            let position = chooser!.choose(in: &ready, step: state.steps)
+            let rank = ready.rank(ofPosition: position)
+            let of = ready.count
+            let item = ready.take(at: position)
+            return Taken(
+                deadline: item.deadline, sequence: item.sequence, work: item.work, rank: rank, of: of, note: item.note,
+                origin: state.origins.isEmpty ? nil : state.origins.removeValue(forKey: item.sequence))
+        }
+    }
+
+    /// Runs one taken entry with `owner` current and the state lock released; false if it had been cancelled.
+    public func perform(_ taken: Taken, owner: some Scheduler) -> Bool {
+        perform(taken.work, due: taken.deadline, owner: owner)
+    }
+
+    private func perform(_ work: VirtualWork, due: SchedulerTime, owner: some Scheduler) -> Bool {
+        switch work.take() {
+        case .once(let task):
+            return Schedulers.performAsCurrent(owner) { task.run() }
+        case .tick(let tick):
+            let outcome = Schedulers.performAsCurrent(owner) { tick.work.runTick() }
+            if outcome.goesOn { rearm(tick, after: due) }
+            return outcome.ran
+        }
+    }
+
+    private func rearm(_ tick: VirtualTick, after deadline: SchedulerTime) {
+        let next = deadline.advanced(by: tick.interval, argument: "interval")
+        state.withLock { $0.insert(.tick(tick), at: max(next, $0.now), sequence: tick.sequence) }
+    }
+
+    /// Drops everything queued, cancelling it, and says how many entries there were: the end of a schedule, where a
+    /// job left unrun leaves its task suspended for good.
+    public func dropPending() -> Int {
+        let (timers, ready) = state.withLock { state in
+            defer { state.origins.removeAll() }
+            return (state.timers.removeAll(), state.ready?.removeAll() ?? [])
+        }
+        for entry in timers { entry.cancelAndRelease() }
+        for item in ready { item.work.cancelAndRelease() }
+        return timers.count + ready.count
+    }
+
+    // MARK: Many entries at a time
+
+    /// At most this many entries leave the queue in one visit to the lock, in first-in-first-out order.
+    private static let batchLimit = 64
+
+    /// Runs up to `maxTasks` live tasks due by `limit`; returns how many ran (cancelled entries are skipped and not
+    /// counted). In first-in-first-out order each visit to the lock takes out every entry of the earliest deadline
+    /// (up to `batchLimit` and the tasks still wanted): work those tasks add is due no earlier and sequenced later,
+    /// and a repeating tick re-arms a whole interval later, so running the batch in order keeps the order, and a
+    /// cancel still wins over a batched task through the task's own atomic state.
+    private func runDue(by limit: SchedulerTime, atMost maxTasks: Int, owner: some Scheduler) -> Int {
+        var ran = 0
+        guard chooser == nil else {
+            while ran < maxTasks, let taken = takeNext(dueBy: limit) {
+                if perform(taken, owner: owner) { ran += 1 }
+            }
+            return ran
+        }
+        var batch: [TimerQueue<VirtualWork>.Entry] = []
+        while ran < maxTasks {
+            let wanted = min(maxTasks - ran, Self.batchLimit)
+            batch.removeAll(keepingCapacity: true)
+            state.withLock { state in
+                guard let first = state.popLive(dueBy: limit) else { return }
+                state.now = max(state.now, first.deadline)
+                batch.append(first)
+                state.timers.popDue(at: first.deadline, atMost: wanted - 1, into: &batch)
+            }
+            if batch.isEmpty { return ran }
+            for entry in batch where perform(entry.payload, due: entry.deadline, owner: owner) { ran += 1 }
+        }
+        return ran
+    }
+}
+
+extension VirtualTimeEngine.State {
+    /// Queues `work` with the sequence already taken: ready at once when a strategy chooses and it is due now.
+    mutating func insert(_ work: VirtualWork, at due: SchedulerTime, sequence: UInt64) {
+        if ready != nil, due <= now {
+            ready!.append(ReadyList.Item(deadline: due, sequence: sequence, work: work))
+        } else {
+            timers.insert(work, at: due, sequence: sequence)
+        }
+    }
+
+    /// The earliest live entry of the timers if it is due by `limit`; cancelled ones met first are dropped, so
+    /// they never move the clock (whether reached here or purged earlier, the final `now` is the same).
+    mutating func popLive(dueBy limit: SchedulerTime) -> TimerQueue<VirtualWork>.Entry? {
+        while let entry = timers.popDue(at: limit) {
+            guard entry.payload.isDead else { return entry }
+            origins.removeValue(forKey: entry.sequence)
+            entry.payload.release()
+        }
+        return nil
+    }
+}
+
+/// How a virtual-time engine that chooses among ready work asks which entry runs next (the explorer's strategies).
+@_spi(Explorer) public protocol ReadyWorkChooser: AnyObject, Sendable {
+    /// The position, in `ready` (never empty), of the entry to run at `step` (counted from 1). Called with the
+    /// engine's state lock held, by the driving thread: entries from `ready.endPosition` of the last call on are new.
+    func choose(in ready: inout ReadyList, step: Int) -> Int
+}
