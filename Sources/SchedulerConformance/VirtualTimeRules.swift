@@ -3,7 +3,7 @@ import SchedulerKit
 import Synchronization
 import ToolSupport
 
-/// V: virtual time, for schedulers driven by a test (``VirtualTimeDriver``).
+/// V: virtual time, for schedulers driven by a test (`VirtualTimeDriver`).
 enum VirtualTimeRules {
     static let all: [ConformanceRule] = [
         nothingUntilDriven, advanceOrder, addedDuringAdvance, stepRunsOne, clockForward,

@@ -74,7 +74,7 @@ public struct VirtualClockDriver: Sendable {
     }
 
     /// The driver of a `SchedulerClock` over a virtual-time scheduler (`TestScheduler`, or a third party's
-    /// ``VirtualTimeDriver``): sleepers run as its tasks, settling runs what is due now, and an advance is the
+    /// `VirtualTimeDriver`): sleepers run as its tasks, settling runs what is due now, and an advance is the
     /// scheduler's.
     public static func virtualTime(_ scheduler: any VirtualTimeDriver) -> VirtualClockDriver {
         VirtualClockDriver(
