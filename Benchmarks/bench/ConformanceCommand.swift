@@ -41,9 +41,9 @@ struct ConformanceCommand: ParsableCommand {
     static let executors = Catalog.executors
 
     func validate() throws {
-        let ruleIDs = ConformanceRules.all.map(\.id) + ClockRules.all.map(\.id) + ExecutorSubjectRules.all.map(\.id)
-        if let unknown = rule.first(where: { !ruleIDs.contains($0) }) {
-            throw ValidationError("unknown rule '\(unknown)'; known: \(ruleIDs.joined(separator: " "))")
+        if let unknown = rule.first(where: { RuleID($0) == nil }) {
+            throw ValidationError(
+                "unknown rule '\(unknown)'; known: \(RuleID.all.map(\.rawValue).joined(separator: " "))")
         }
         if child && backend.count != 1 { throw ValidationError("--child takes exactly one --backend") }
         let names = Self.backends.map(\.name) + Self.clocks.map(\.name) + Self.executors.map(\.name)
@@ -53,6 +53,7 @@ struct ConformanceCommand: ParsableCommand {
     }
 
     func run() throws {
+        let rule = Set(self.rule.compactMap(RuleID.init))
         let rules = rule.isEmpty ? ConformanceRules.all : ConformanceRules.all.filter { rule.contains($0.id) }
         let backends = backend.isEmpty ? Self.backends : Self.backends.filter { backend.contains($0.name) }
         let clockRules = rule.isEmpty ? ClockRules.all : ClockRules.all.filter { rule.contains($0.id) }
@@ -73,7 +74,7 @@ struct ConformanceCommand: ParsableCommand {
             ? []
             : try IsolatedRun.runAll(
                 rules: rules, backends: backends, executable: Bundle.main.executablePath ?? "/proc/self/exe",
-                arguments: { ["conformance", "--child", "--backend", $0, "--rule"] + $1 }
+                arguments: { ["conformance", "--child", "--backend", $0, "--rule"] + $1.map(\.rawValue) }
             ) { result, done, total in
                 FileHandle.standardError.write(
                     Data(

@@ -4,7 +4,8 @@ import SchedulerBench
 import SchedulerBenchTool
 
 /// `bench`: side-by-side benchmarks of the scheduler backends (`Docs/Workloads.md`). Argument parsing and printing
-/// only; everything measured or computed lives in SchedulerBench.
+/// only; what is measured lives in SchedulerBench (the runtime a package links), what is compared, reported and kept
+/// in SchedulerBenchTool.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",

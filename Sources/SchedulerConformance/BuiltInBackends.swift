@@ -12,11 +12,11 @@ extension ConformanceBackend {
     public static let immediate = ConformanceBackend(
         id: "immediate", name: "ImmediateScheduler",
         summary: "Schedulers.immediate: runs inline, trampolines nested work",
-        traits: ImmediateScheduler.traits, wraps: "direct-call",
+        traits: ImmediateScheduler.traits,
         declarations: [
-            "S1":
+            .s1:
                 "Runs each task inline on the thread that schedules it, so tasks submitted from different threads run at the same time: serial per thread only.",
-            "S4":
+            .s4:
                 "Runs each task inline on the submitting thread: tasks from different threads share no ordering, so unsynchronised state races.",
         ]
     ) { _ in
@@ -28,11 +28,11 @@ extension ConformanceBackend {
     public static let subscription = ConformanceBackend(
         id: "subscription", name: "SubscriptionScheduler",
         summary: "Schedulers.subscription from a thread with no current scheduler: a background Dispatch scheduler",
-        traits: SubscriptionScheduler.traits, wraps: "raw-dispatch",
+        traits: SubscriptionScheduler.traits,
         declarations: [
-            "R2":
+            .r2:
                 "Runs work inline whenever a scheduler is current, so a recursive step rescheduled from inside a step runs on the stack (as RAC's subscriptionScheduler does).",
-            "R3":
+            .r3:
                 "Recursion from inside a step runs inline on the stack (see R2), so its bookkeeping is the stack itself.",
         ]
     ) { _ in
@@ -42,9 +42,9 @@ extension ConformanceBackend {
     public static let dispatchQueue = ConformanceBackend(
         id: "dispatch", name: "DispatchQueueScheduler",
         summary: "DispatchQueueScheduler: private serial queue targeting the default global queue",
-        traits: DispatchQueueScheduler.traits, wraps: "raw-dispatch",
+        traits: DispatchQueueScheduler.traits,
         declarations: [
-            "S6":
+            .s6:
                 "libdispatch drains a serial queue for as long as it has work, so a queue that keeps re-enqueueing from its own tasks keeps its thread; with more such queues than Dispatch has threads, other queues on the same target starve (checked: a task on a seventh queue had not started after 2 s beside 6 busy queues on 2 cores)."
         ]
     ) { _ in
@@ -55,7 +55,7 @@ extension ConformanceBackend {
     public static let threadPool = ConformanceBackend(
         id: "threadpool", name: "ThreadPoolScheduler",
         summary: "ThreadPoolScheduler on a fresh ThreadPool with one worker per core",
-        traits: ThreadPoolScheduler.traits, wraps: "raw-dispatch"
+        traits: ThreadPoolScheduler.traits
     ) { plan in
         let pool = ThreadPool(
             threadCount: plan.choose(conformance: 2, benchmark: plan.cores), name: plan.prefix + "-pool")
@@ -65,7 +65,7 @@ extension ConformanceBackend {
     public static let operationQueue = ConformanceBackend(
         id: "operationqueue", name: "OperationQueueScheduler",
         summary: "OperationQueueScheduler: OperationQueue with maxConcurrentOperationCount = 1",
-        traits: OperationQueueScheduler.traits, wraps: "raw-operationqueue"
+        traits: OperationQueueScheduler.traits
     ) { _ in
         ConformanceSession(makeNamedScheduler: { OperationQueueScheduler(name: $0) })
     }
@@ -93,9 +93,9 @@ extension ConformanceBackend {
     public static let concurrentDispatchQueue = ConformanceBackend(
         id: "concurrent-dispatch", name: "ConcurrentDispatchQueueScheduler",
         summary: "ConcurrentDispatchQueueScheduler: a private concurrent queue (width: the cores)",
-        traits: ConcurrentDispatchQueueScheduler.traits, wraps: "raw-dispatch-concurrent",
+        traits: ConcurrentDispatchQueueScheduler.traits,
         declarations: [
-            "P2":
+            .p2:
                 "libdispatch brings up more threads for a concurrent queue when its blocks block, and nothing bounds how many of them run one queue's blocks: the width is what it reaches, not a limit (checked: 3 tasks that wait for one another ran all at once on 2 cores in 4 of 5 trials)."
         ]
     ) { _ in
@@ -107,7 +107,7 @@ extension ConformanceBackend {
     public static let threadPoolConcurrent = ConformanceBackend(
         id: "threadpool-concurrent", name: "ThreadPoolConcurrentScheduler",
         summary: "ThreadPoolConcurrentScheduler on a fresh ThreadPool with one worker per core (width: all of them)",
-        traits: ThreadPoolConcurrentScheduler.traits, wraps: "raw-dispatch-concurrent"
+        traits: ThreadPoolConcurrentScheduler.traits
     ) { plan in
         let pool = ThreadPool(
             threadCount: plan.choose(conformance: 3, benchmark: plan.cores), name: plan.prefix + "-pool")
@@ -120,7 +120,7 @@ extension ConformanceBackend {
     public static let operationQueueConcurrent = ConformanceBackend(
         id: "operationqueue-concurrent", name: "OperationQueueScheduler (width 2)",
         summary: "OperationQueueScheduler with maxConcurrentOperationCount = the cores",
-        traits: OperationQueueScheduler.concurrentTraits, wraps: "raw-dispatch-concurrent"
+        traits: OperationQueueScheduler.concurrentTraits
     ) { plan in
         let width = plan.choose(conformance: 2, benchmark: plan.cores)
         return ConformanceSession(makeNamedScheduler: {

@@ -7,7 +7,7 @@ import ToolSupport
 // `CancellationRules.swift`).
 extension CancellationRules {
     static let promptRelease = ConformanceRule(
-        id: "C4", family: .cancellation,
+        id: .c4, family: .cancellation,
         statement:
             "Cancelling a task that has not started releases its closure and captures at once, not when the queue or the deadline reaches it.",
         why:
@@ -44,7 +44,7 @@ extension CancellationRules {
     }
 
     static let droppingHandle = ConformanceRule(
-        id: "C5", family: .cancellation,
+        id: .c5, family: .cancellation,
         statement:
             "Dropping a handle never cancels: one-shot, delayed and repeating work go on when nobody keeps the handle.",
         why:
@@ -74,7 +74,7 @@ extension CancellationRules {
     }
 
     static let repeating = ConformanceRule(
-        id: "C6", family: .cancellation,
+        id: .c6, family: .cancellation,
         statement:
             "Cancelling repeating work, from inside a tick or from another thread, stops every later tick and releases the work's closure and captures at once, while its handle is still held.",
         why:

@@ -11,7 +11,7 @@ enum CancellationRules {
     static let all: [ConformanceRule] = [beforeStart, truthful, idempotent, promptRelease, droppingHandle, repeating]
 
     static let beforeStart = ConformanceRule(
-        id: "C1", family: .cancellation,
+        id: .c1, family: .cancellation,
         statement:
             "A task cancelled before it starts never runs, and the cancel call says so; this holds for delayed work before it is due too.",
         why:
@@ -52,7 +52,7 @@ enum CancellationRules {
     static let delayedRaceWindow: Int64 = 20_000
 
     static let truthful = ConformanceRule(
-        id: "C2", family: .cancellation,
+        id: .c2, family: .cancellation,
         evidence: .mixed(
             forced: "cancel after a task ran", trials: races,
             trial: "races of cancel against the task's start (20 000 more with delayed work on a timed scheduler)",
@@ -192,7 +192,7 @@ enum CancellationRules {
     }
 
     static let idempotent = ConformanceRule(
-        id: "C3", family: .cancellation,
+        id: .c3, family: .cancellation,
         evidence: .mixed(
             forced:
                 "cancel of a running and of a finished task; a second cancel of delayed, repeating and recursive work",

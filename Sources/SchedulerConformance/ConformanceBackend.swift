@@ -58,9 +58,10 @@ public struct SessionPlan: Sendable {
 }
 
 /// A scheduler type under test, and its entry in the project's catalog: how to make it, the promises it claims, the
-/// rules it declares it does not keep (with why), the failures it has by design, the primitive it wraps, and its
-/// one-line summary. The conformance kit, the bench's lanes, its reports and the generated `Docs/Catalog.md` all read
-/// these entries; nothing else names a scheduler (`Docs/WritingAScheduler.md`, "Adding a scheduler").
+/// rules it declares it does not keep (with why), the failures it has by design, and its one-line summary. The
+/// conformance kit, the bench's lanes, its reports and the generated `Docs/Catalog.md` all read these entries;
+/// nothing else names a scheduler (`Docs/WritingAScheduler.md`, "Adding a scheduler"). What the bench measures it
+/// beside (the primitive it wraps) is the bench's to say, with the bench's own ids (`BenchHarness`).
 public struct ConformanceBackend: Sendable, CustomStringConvertible {
     /// The catalog id: short, lower-case, the `backend` column of the bench's CSV files (e.g. `threadpool`).
     public let id: String
@@ -70,23 +71,20 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
     public let summary: String
     public let traits: SchedulerTraits
     /// Rule id → why this backend does not keep that rule. Such a rule is reported as declared, never as passed.
-    public let declarations: [String: String]
+    public let declarations: [RuleID: String]
     /// Rule id → why this backend fails that rule by design (a wrapped primitive that behaves so). The rule still
     /// runs and a failure is reported as a failure; marking it expected lets a test suite or `bench conformance` tell
     /// it from a regression. It may not show in every run where the check catches it only when a race goes its way.
-    public let expectedFailures: [String: String]
+    public let expectedFailures: [RuleID: String]
     public let pendingWorkOnRelease: PendingWorkPolicy
-    /// The catalog id of the primitive it wraps (a reference lane of the bench, e.g. `raw-dispatch`), if any: the
-    /// bench reports it as a ratio to that.
-    public let wraps: String?
     private let openSession: @Sendable (SessionPlan) -> ConformanceSession
     /// The rules this backend did not finish in this process (their deadlines shorten the others').
     let hangs = HangRecord()
 
     /// A catalog entry whose sessions follow a plan (`openSession` runs once per check, and once per bench round).
     public init(
-        id: String, name: String, summary: String, traits: SchedulerTraits, wraps: String? = nil,
-        declarations: [String: String] = [:], expectedFailures: [String: String] = [:],
+        id: String, name: String, summary: String, traits: SchedulerTraits,
+        declarations: [RuleID: String] = [:], expectedFailures: [RuleID: String] = [:],
         pendingWorkOnRelease: PendingWorkPolicy = .runs,
         openSession: @escaping @Sendable (SessionPlan) -> ConformanceSession
     ) {
@@ -94,7 +92,6 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
         self.name = name
         self.summary = summary
         self.traits = traits
-        self.wraps = wraps
         self.declarations = declarations
         self.expectedFailures = expectedFailures
         self.pendingWorkOnRelease = pendingWorkOnRelease
@@ -104,8 +101,8 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
     /// A backend whose every check gets a fresh session (`openSession` runs once per check): the form for a
     /// scheduler of your own, which needs no catalog id (its name serves).
     public init(
-        name: String, traits: SchedulerTraits, declarations: [String: String] = [:],
-        expectedFailures: [String: String] = [:], pendingWorkOnRelease: PendingWorkPolicy = .runs,
+        name: String, traits: SchedulerTraits, declarations: [RuleID: String] = [:],
+        expectedFailures: [RuleID: String] = [:], pendingWorkOnRelease: PendingWorkPolicy = .runs,
         openSession: @escaping @Sendable () -> ConformanceSession
     ) {
         self.init(
@@ -116,7 +113,7 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
 
     /// A backend made by a factory alone; its traits are read from one scheduler the factory makes.
     public init(
-        name: String, declarations: [String: String] = [:], expectedFailures: [String: String] = [:],
+        name: String, declarations: [RuleID: String] = [:], expectedFailures: [RuleID: String] = [:],
         pendingWorkOnRelease: PendingWorkPolicy = .runs, makeScheduler: @escaping @Sendable () -> any Scheduler
     ) {
         self.init(

@@ -49,7 +49,7 @@ public enum ConformanceReport {
                     let evidence = RuleEvidence.of(result.ruleID)
                     let stated = result.outcome.ranTheCheck ? evidence?.trials : nil
                     return [
-                        result.ruleID, result.backendName, result.outcome.label, result.outcome.detail,
+                        result.ruleID.rawValue, result.backendName, result.outcome.label, result.outcome.detail,
                         String(format: "%.3f", result.seconds), evidence?.kind ?? "",
                         (result.trials ?? stated).map(String.init) ?? "",
                     ]

@@ -30,7 +30,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
 
 /// One numbered promise a scheduler can keep, with the check that tests it through the public protocols only.
 public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
-    public let id: String
+    public let id: RuleID
     public let family: RuleFamily
     /// Whether a pass is forced or observed, and over how many trials (``RuleEvidence``).
     public let evidence: RuleEvidence
@@ -53,7 +53,7 @@ public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
     let check: @Sendable (ConformanceContext) throws -> String
 
     public init(
-        id: String, family: RuleFamily, evidence: RuleEvidence = .forced, statement: String, why: String,
+        id: RuleID, family: RuleFamily, evidence: RuleEvidence = .forced, statement: String, why: String,
         catches: String,
         requires: SchedulerTraits = [], excludes: SchedulerTraits = [], requiresOneOf: SchedulerTraits = [],
         deadline: Duration = RuleDeadline.standard,
@@ -89,7 +89,7 @@ public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
         return needs.isEmpty ? "every backend" : needs.joined(separator: "; ")
     }
 
-    public var description: String { id }
+    public var description: String { id.rawValue }
 }
 
 /// What happened when a rule met a backend.
@@ -141,14 +141,14 @@ public enum RuleOutcome: Sendable, Equatable {
 
 /// The outcome of one rule on one backend, with the seconds the check took.
 public struct RuleResult: Sendable, CustomStringConvertible {
-    public let ruleID: String
+    public let ruleID: RuleID
     public let backendName: String
     public let outcome: RuleOutcome
     public let seconds: Double
     /// The observed trials the check ran (`ObservedTrials`), nil for a forced rule or one that did not run.
     public let trials: Int?
 
-    public init(ruleID: String, backendName: String, outcome: RuleOutcome, seconds: Double, trials: Int? = nil) {
+    public init(ruleID: RuleID, backendName: String, outcome: RuleOutcome, seconds: Double, trials: Int? = nil) {
         self.ruleID = ruleID
         self.backendName = backendName
         self.outcome = outcome
@@ -177,7 +177,7 @@ extension RuleResult {
     }
 
     /// A rule's statement, and the call that evaluates it alone, from whichever family's registry holds it.
-    static func describe(_ ruleID: String, backendName: String) -> (statement: String, rerun: String) {
+    static func describe(_ ruleID: RuleID, backendName: String) -> (statement: String, rerun: String) {
         if let rule = ConformanceRules.rule(ruleID) {
             return (rule.statement, "backend.evaluate(ConformanceRules.rule(\"\(ruleID)\")!)")
         }

@@ -2,7 +2,8 @@
 public enum ConformanceRules {
     public static let all: [ConformanceRule] =
         SerialRules.all + CancellationRules.all + CurrentSchedulerRules.all + InlinePathRules.all + RecursionRules.all
-        + TimeRules.all + VirtualTimeRules.all + LifecycleRules.all + ExecutorRules.all + ParallelismRules.all
+        + TimeRules.all + VirtualTimeRules.all + LifecycleRules.all + SchedulerAsExecutorRules.all
+        + ParallelismRules.all
 
-    public static func rule(_ id: String) -> ConformanceRule? { all.first { $0.id == id } }
+    public static func rule(_ id: RuleID) -> ConformanceRule? { all.first { $0.id == id } }
 }

@@ -14,7 +14,7 @@ enum CurrentSchedulerRules {
     static let all: [ConformanceRule] = [insideEveryTask, noLeak, nesting, noABA]
 
     static let insideEveryTask = ConformanceRule(
-        id: "K1", family: .currentScheduler,
+        id: .k1, family: .currentScheduler,
         statement:
             "Inside every kind of task it runs (plain, delayed, repeating tick, recursive step) Schedulers.current is that scheduler.",
         why:
@@ -61,7 +61,7 @@ enum CurrentSchedulerRules {
     }
 
     static let noLeak = ConformanceRule(
-        id: "K2", family: .currentScheduler,
+        id: .k2, family: .currentScheduler,
         evidence: .observed(
             trials: leakRounds,
             trial: "rounds of two schedulers and a raw Dispatch block that might see a leaked current scheduler",
@@ -109,7 +109,7 @@ enum CurrentSchedulerRules {
     }
 
     static let nesting = ConformanceRule(
-        id: "K3", family: .currentScheduler,
+        id: .k3, family: .currentScheduler,
         statement:
             "Hopping A→B→A records [A, B, A], and after each schedule call returns, the caller's current scheduler is what it was before.",
         why:
@@ -157,7 +157,7 @@ enum CurrentSchedulerRules {
     }
 
     static let noABA = ConformanceRule(
-        id: "K4", family: .currentScheduler,
+        id: .k4, family: .currentScheduler,
         evidence: .observed(trials: addressCycles, trial: "scheduler lifetimes whose address might be reused"),
         statement:
             "Over 100 create/destroy cycles, a task never sees an earlier (possibly freed) scheduler as current, even at a reused address.",

@@ -4,7 +4,7 @@ import SchedulerKit
 
 extension TimeRules {
     static let dueNow = ConformanceRule(
-        id: "T3", family: .time,
+        id: .t3, family: .time,
         statement:
             "Work due now or in the past behaves like schedule at the moment of the call: it keeps FIFO order with plain work, and runs after delayed work that came due before it (also while a task kept the scheduler busy).",
         why: "Work due now is plain work: it must neither overtake nor fall behind what was scheduled before it.",

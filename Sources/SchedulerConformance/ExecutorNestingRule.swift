@@ -1,12 +1,12 @@
 import Dispatch
 import SchedulerKit
 
-extension ExecutorRules {
+extension SchedulerAsExecutorRules {
     /// E5: forced. Each job enqueues the next from inside itself and writes before and after doing so; an executor
     /// that runs a job inside `enqueue` (a shortcut for a scheduler that takes no prepared nodes, say) writes the
     /// child between the two, every time.
     static let noNestedJobs = ConformanceRule(
-        id: "E5", family: .executor,
+        id: .e5, family: .executor,
         statement:
             "A job enqueued from inside a running job of the same executor runs after that job, never nested inside it: on an actor's executor and on a task's.",
         why:

@@ -8,7 +8,7 @@ enum InlinePathRules {
     static let all: [ConformanceRule] = [inlineUnderCurrent, inlineOnMainQueue]
 
     static let inlineUnderCurrent = ConformanceRule(
-        id: "K5", family: .currentScheduler,
+        id: .k5, family: .currentScheduler,
         statement:
             "Called from inside a task of another scheduler, it runs the work before schedule returns, on that thread, with that scheduler still current; called where no scheduler is current, it never runs the work on the caller's stack.",
         why:
@@ -48,7 +48,7 @@ enum InlinePathRules {
     }
 
     static let inlineOnMainQueue = ConformanceRule(
-        id: "K6", family: .currentScheduler,
+        id: .k6, family: .currentScheduler,
         statement:
             "Called on the main queue with none of its work outstanding, it runs the work before schedule returns, and the caller's current scheduler is current again afterwards; called from another thread, or from inside one of its own tasks, it queues the work on the main queue (never on the caller's stack).",
         why:

@@ -18,9 +18,9 @@ import Foundation
 /// ```
 public struct IsolatedRun: Sendable {
     public let backend: ConformanceBackend
-    private var settled: [String: RuleResult] = [:]
+    private var settled: [RuleID: RuleResult] = [:]
     private var remaining: [ConformanceRule]
-    private let order: [String]
+    private let order: [RuleID]
 
     public init(backend: ConformanceBackend, rules: [ConformanceRule]) {
         self.backend = backend
@@ -37,7 +37,7 @@ public struct IsolatedRun: Sendable {
     }
 
     /// The rule ids the next child must run, in order; nil once every rule has a result.
-    public var nextRules: [String]? { remaining.isEmpty ? nil : remaining.map(\.id) }
+    public var nextRules: [RuleID]? { remaining.isEmpty ? nil : remaining.map(\.id) }
 
     /// Every rule's result, in the order the rules were given.
     public var results: [RuleResult] { order.compactMap { settled[$0] } }
@@ -113,7 +113,7 @@ public struct IsolatedRun: Sendable {
     public static func line(for result: RuleResult) -> String {
         linePrefix
             + [
-                result.ruleID, result.backendName, result.outcome.label, String(result.seconds),
+                result.ruleID.rawValue, result.backendName, result.outcome.label, String(result.seconds),
                 result.trials.map(String.init) ?? "", escaped(result.outcome.detail),
             ]
             .joined(separator: "\t")
@@ -123,9 +123,9 @@ public struct IsolatedRun: Sendable {
         guard line.hasPrefix(linePrefix) else { return nil }
         let fields = line.dropFirst(linePrefix.count).split(
             separator: "\t", maxSplits: 5, omittingEmptySubsequences: false)
-        guard fields.count == 6, let seconds = Double(fields[3]) else { return nil }
+        guard fields.count == 6, let seconds = Double(fields[3]), let id = RuleID(String(fields[0])) else { return nil }
         let trials = fields[4].isEmpty ? nil : Int(fields[4])
-        let (id, name, detail) = (String(fields[0]), String(fields[1]), unescaped(fields[5]))
+        let (name, detail) = (String(fields[1]), unescaped(fields[5]))
         let outcome: RuleOutcome
         switch fields[2] {
         case "passed": outcome = .passed(note: detail)
@@ -160,7 +160,7 @@ public struct IsolatedRun: Sendable {
 
     /// In the child: runs `ruleIDs` on `backend` in order, printing (and flushing) a line after each, so the parent
     /// knows how far it got if a check kills the process.
-    public static func runInChild(backend: ConformanceBackend, ruleIDs: [String]) {
+    public static func runInChild(backend: ConformanceBackend, ruleIDs: [RuleID]) {
         for id in ruleIDs {
             guard let rule = ConformanceRules.rule(id) else { continue }
             let result = backend.evaluate(rule)

@@ -13,7 +13,7 @@ extension IsolatedRun {
     /// (a crash handler it started may hold them open) before the next child starts.
     public static func runAll(
         rules: [ConformanceRule], backends: [ConformanceBackend], executable: String,
-        arguments: (_ backend: String, _ ruleIDs: [String]) -> [String],
+        arguments: (_ backend: String, _ ruleIDs: [RuleID]) -> [String],
         progress: (RuleResult, Int, Int) -> Void = { _, _, _ in }
     ) throws -> [RuleResult] {
         let total = rules.count * backends.count
@@ -21,7 +21,7 @@ extension IsolatedRun {
         var results: [RuleResult] = []
         for backend in backends {
             var run = IsolatedRun(backend: backend, rules: rules)
-            var reported = Set<String>()
+            var reported = Set<RuleID>()
             func report(_ all: [RuleResult]) {
                 for result in all where reported.insert(result.ruleID).inserted {
                     done += 1

@@ -32,7 +32,7 @@ enum LifecycleRules {
     }
 
     static let exactlyOnce = ConformanceRule(
-        id: "L1", family: .lifecycle,
+        id: .l1, family: .lifecycle,
         evidence: .observed(
             trials: shutdownRaceSubmissions,
             trial: "submissions from 4 threads around one shutdown that might be lost or run twice"),
@@ -101,7 +101,7 @@ enum LifecycleRules {
     }
 
     static let refusedAfterShutdown = ConformanceRule(
-        id: "L2", family: .lifecycle,
+        id: .l2, family: .lifecycle,
         statement:
             "After shutdown, schedule returns an already-cancelled handle at once and the work never runs; nothing is silently dropped.",
         why:
@@ -132,7 +132,7 @@ enum LifecycleRules {
     }
 
     static let idempotentShutdown = ConformanceRule(
-        id: "L3", family: .lifecycle,
+        id: .l3, family: .lifecycle,
         statement:
             "shutdown is idempotent, and calling it from one of the scheduler's own tasks returns without deadlock.",
         why: "Shutdown is called from clean-up paths that may run on the scheduler itself, and more than once.",
@@ -153,7 +153,7 @@ enum LifecycleRules {
     }
 
     static let farTimers = ConformanceRule(
-        id: "L4", family: .lifecycle,
+        id: .l4, family: .lifecycle,
         statement:
             "Far-future timers do not delay shutdown, and afterwards the scheduler and every capture of its pending work are freed.",
         why: "A timer due in a day must not keep a pool, its threads and the captures alive after shutdown.",
@@ -188,7 +188,7 @@ enum LifecycleRules {
     }
 
     static let releasedWithPending = ConformanceRule(
-        id: "L5", family: .lifecycle,
+        id: .l5, family: .lifecycle,
         statement:
             "Releasing a scheduler with pending work never crashes or leaks: its work either runs or is dropped as the backend declares, and then the scheduler and captures are freed.",
         why:
@@ -244,7 +244,7 @@ enum LifecycleRules {
     }
 
     static let nothingStartsAfterShutdown = ConformanceRule(
-        id: "L6", family: .lifecycle,
+        id: .l6, family: .lifecycle,
         evidence: .mixed(
             forced: "100 tasks queued behind a task that lasts until shutdown has begun",
             trials: shutdownRaceSubmissions, trial: "submissions from 4 threads around a shutdown that might start late"

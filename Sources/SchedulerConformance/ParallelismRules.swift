@@ -34,7 +34,7 @@ enum ParallelismRules {
     static let excessTimeout = Duration.milliseconds(200)
 
     static let widthReached = ConformanceRule(
-        id: "P1", family: .parallelism,
+        id: .p1, family: .parallelism,
         statement:
             "The declared width is reached: width tasks that each wait until all of them have started all finish (3 rounds, 5 s each at most).",
         why:
@@ -67,7 +67,7 @@ enum ParallelismRules {
     }
 
     static let widthNeverExceeded = ConformanceRule(
-        id: "P2", family: .parallelism,
+        id: .p2, family: .parallelism,
         evidence: .mixed(
             forced: "width + 1 tasks that wait for one another", trials: excessFlood,
             trial: "task starts from 4 threads that might exceed the width"),
@@ -115,7 +115,7 @@ enum ParallelismRules {
     }
 
     static let exactlyOnce = ConformanceRule(
-        id: "P3", family: .parallelism,
+        id: .p3, family: .parallelism,
         evidence: .observed(
             trials: consumedTasks, trial: "tasks that racing workers might lose or run twice",
             round: SerialRules.floodRound),
@@ -156,7 +156,7 @@ enum ParallelismRules {
     }
 
     static let oneStepAtATime = ConformanceRule(
-        id: "P4", family: .parallelism,
+        id: .p4, family: .parallelism,
         statement:
             "Two steps of one scheduleRecursive never overlap, nor two ticks of one repeating task: each step asks for the next and then waits (20 ms at most) to see whether it starts.",
         why:
@@ -202,7 +202,7 @@ enum ParallelismRules {
     }
 
     static let truthfulBeside = ConformanceRule(
-        id: "P5", family: .parallelism,
+        id: .p5, family: .parallelism,
         evidence: .observed(
             trials: racesBeside, trial: "races of cancel against start beside busy streams",
             round: CancellationRules.raceRound),

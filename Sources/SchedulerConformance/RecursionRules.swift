@@ -13,7 +13,7 @@ enum RecursionRules {
     }
 
     static let trampoline = ConformanceRule(
-        id: "R1", family: .recursion,
+        id: .r1, family: .recursion,
         statement:
             "On a trampolining scheduler, work scheduled from inside a task runs after that task returns, in FIFO order.",
         why: "Trampolining keeps an inline scheduler from growing the stack while it keeps FIFO order.",
@@ -63,7 +63,7 @@ enum RecursionRules {
     }
 
     static let noStackGrowth = ConformanceRule(
-        id: "R2", family: .recursion,
+        id: .r2, family: .recursion,
         statement:
             "Self-rescheduling never grows the stack: 100 000 steps (1 000 000 inline or on virtual time) complete at a flat stack depth.",
         why: "Recursive streams (repeat, retry, paging) reschedule themselves millions of times.",
@@ -76,7 +76,7 @@ enum RecursionRules {
     }
 
     static let boundedMemory = ConformanceRule(
-        id: "R3", family: .recursion,
+        id: .r3, family: .recursion,
         statement:
             "Recursion keeps bounded bookkeeping: after 1 000 000 steps, its captures are released and resident memory stays flat (under 32 MiB over the last 900 000).",
         why: "Bookkeeping that grows with every step leaks for as long as the recursion lives.",
@@ -116,7 +116,7 @@ enum RecursionRules {
     }
 
     static let stopping = ConformanceRule(
-        id: "R4", family: .recursion,
+        id: .r4, family: .recursion,
         statement:
             "Cancelling a recursion stops it within one step, from inside a step or from another thread, and a step may reschedule from an asynchronous callback.",
         why:

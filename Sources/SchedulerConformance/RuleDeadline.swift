@@ -36,7 +36,7 @@ public enum RuleDeadline {
     /// Runs `check` on a thread of its own and returns its outcome, or a failure once `deadline` passes (sooner,
     /// at ``afterAHang``, when `hangs` records an earlier rule of the same backend that did not finish).
     static func run(
-        _ ruleID: String, deadline: Duration, watch: CheckWatch, hangs: HangRecord,
+        _ ruleID: RuleID, deadline: Duration, watch: CheckWatch, hangs: HangRecord,
         _ check: @escaping @Sendable () -> RuleOutcome
     ) -> RuleOutcome {
         let outcome = Locked<RuleOutcome?>(nil)
@@ -64,7 +64,7 @@ public enum RuleDeadline {
             let shortened =
                 limit < full
                 ? " (shortened from \(readable(full)): this backend did not finish \(earlier!) either)" : ""
-            hangs.record(ruleID)
+            hangs.record(ruleID.rawValue)
             return .failed(detail: "did not finish in \(readable(limit))\(shortened); \(watch.describe())")
         }
         return outcome.withLock { $0 }!

@@ -44,7 +44,7 @@ enum RuleJudgement {
     /// The result of `ruleID` on `subject`, timed from `started`.
     /// `trials`: the observed trials that ran (nil for a forced rule); kept only for a verdict that ran the check.
     static func result(
-        _ ruleID: String, on subject: String, _ outcome: RuleOutcome, since started: ContinuousClock.Instant,
+        _ ruleID: RuleID, on subject: String, _ outcome: RuleOutcome, since started: ContinuousClock.Instant,
         trials: Int? = nil
     ) -> RuleResult {
         let elapsed = ContinuousClock.now - started

@@ -19,7 +19,7 @@ enum SerialRules {
     ]
 
     static let exclusion = ConformanceRule(
-        id: "S1", family: .serial,
+        id: .s1, family: .serial,
         evidence: .mixed(
             forced: "2 rounds in which a running task waits for the next one to start", trials: total,
             trial: "tasks from 4 threads that might overlap", round: floodRound),
@@ -75,7 +75,7 @@ enum SerialRules {
     }
 
     static let fifoPerProducer = ConformanceRule(
-        id: "S2", family: .serial,
+        id: .s2, family: .serial,
         evidence: .observed(
             trials: total, trial: "tasks from 4 threads that might run out of their thread's order", round: floodRound),
         statement:
@@ -105,7 +105,7 @@ enum SerialRules {
     }
 
     static let causalFIFO = ConformanceRule(
-        id: "S3", family: .serial,
+        id: .s3, family: .serial,
         evidence: .observed(
             trials: causalRounds, trial: "cross-thread pairs whose second might overtake the first", round: causalRound),
         statement: "If schedule(a) returned before another thread called schedule(b), a runs before b.",
@@ -143,7 +143,7 @@ enum SerialRules {
     }
 
     static let happensBefore = ConformanceRule(
-        id: "S4", family: .serial,
+        id: .s4, family: .serial,
         evidence: .observed(
             trials: total, trial: "unsynchronised increments from 4 threads that might be lost", round: floodRound),
         statement:
@@ -169,7 +169,7 @@ enum SerialRules {
     }
 
     static let asynchrony = ConformanceRule(
-        id: "S5", family: .serial,
+        id: .s5, family: .serial,
         statement:
             "An asynchronous scheduler never runs a task on the stack of the schedule call that submitted it, also when a task schedules the next one.",
         why:
@@ -201,7 +201,7 @@ enum SerialRules {
     }
 
     static let fairSharing = ConformanceRule(
-        id: "S6", family: .serial,
+        id: .s6, family: .serial,
         statement:
             "Schedulers that share threads share them fairly: while more schedulers than there are threads keep re-enqueueing busy work from inside their own tasks, a task on one more scheduler still starts (within 2 s).",
         why:
@@ -239,7 +239,7 @@ enum SerialRules {
     }
 
     static let scope = ConformanceRule(
-        id: "S7", family: .serial,
+        id: .s7, family: .serial,
         statement:
             "Serial covers a task's synchronous body only: work a task starts elsewhere and does not wait for may still run when the next task starts.",
         why:

@@ -3,7 +3,7 @@ import SchedulerKit
 
 extension ParallelismRules {
     static let startOrder = ConformanceRule(
-        id: "P6", family: .parallelism,
+        id: .p6, family: .parallelism,
         statement:
             "Tasks submitted from one thread start in the order they were submitted, though they may finish in any: of 200 tasks queued behind a busy width, fewer than half of all pairs start out of order (starts race only between workers taking tasks at the same moment).",
         why:

@@ -10,7 +10,7 @@ enum TimeRules {
     ]
 
     static let neverEarly = ConformanceRule(
-        id: "T1", family: .time,
+        id: .t1, family: .time,
         evidence: .mixed(
             forced: "earliness beyond the wake-up latency, seen on almost every task", trials: 2_000,
             trial: "delayed tasks that might start slightly early"),
@@ -47,7 +47,7 @@ enum TimeRules {
     }
 
     static let monotonic = ConformanceRule(
-        id: "T2", family: .time,
+        id: .t2, family: .time,
         evidence: .mixed(
             forced: "now on CLOCK_MONOTONIC's scale and pace, and a virtual now that stands still", trials: 100_000,
             trial: "reads of now on 4 threads that might go backwards"),
@@ -102,7 +102,7 @@ enum TimeRules {
     }
 
     static let equalDeadlines = ConformanceRule(
-        id: "T4", family: .time,
+        id: .t4, family: .time,
         statement:
             "Tasks run by deadline, then submission order: 1 000 tasks with one deadline run FIFO (serial schedulers: on a concurrent one they start in that order but may finish in any).",
         why:
@@ -126,7 +126,7 @@ enum TimeRules {
     }
 
     static let fairness = ConformanceRule(
-        id: "T5", family: .time,
+        id: .t5, family: .time,
         statement:
             "A due timer fires while plain work keeps re-enqueueing itself, and plain work is never held behind far-future timers.",
         why:
@@ -173,7 +173,7 @@ enum TimeRules {
     }
 
     static let fixedRate = ConformanceRule(
-        id: "T6", family: .time,
+        id: .t6, family: .time,
         statement:
             "Repeating work keeps a fixed rate: no tick early, no drift from tick duration, ticks never overlap, and missed ticks are coalesced rather than fired in a burst.",
         why:
@@ -235,7 +235,7 @@ enum TimeRules {
     }
 
     static let honestTraits = ConformanceRule(
-        id: "T7", family: .time,
+        id: .t7, family: .time,
         statement:
             "Traits match the API: a scheduler offers delayed work only if it claims the timed trait (no running at once and pretending), shutdown only with the shutdown trait, virtual time only with a driver.",
         why:

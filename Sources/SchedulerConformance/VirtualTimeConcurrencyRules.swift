@@ -7,7 +7,7 @@ import ToolSupport
 /// V8: virtual time under concurrent use: other threads schedule and cancel while an advance runs its actions.
 extension VirtualTimeRules {
     static let noDeadlock = ConformanceRule(
-        id: "V8", family: .virtualTime,
+        id: .v8, family: .virtualTime,
         evidence: .mixed(
             forced: "20 actions that wait for another thread to use the scheduler", trials: 10_000,
             trial: "schedule and cancel calls from 10 threads racing an advance"),

@@ -19,7 +19,7 @@ enum VirtualTimeRules {
     }
 
     static let nothingUntilDriven = ConformanceRule(
-        id: "V1", family: .virtualTime,
+        id: .v1, family: .virtualTime,
         statement: "Nothing runs and the clock does not move until a test calls advance, step or run.",
         why: "Virtual time is of use only if nothing happens until the test says so.",
         catches:
@@ -44,7 +44,7 @@ enum VirtualTimeRules {
     }
 
     static let advanceOrder = ConformanceRule(
-        id: "V2", family: .virtualTime,
+        id: .v2, family: .virtualTime,
         statement:
             "advance(to: t) runs everything due by t in (due time, submission) order with now equal to each task's due time while it runs, leaves later work alone, and ends with now == t.",
         why:
@@ -84,7 +84,7 @@ enum VirtualTimeRules {
     }
 
     static let addedDuringAdvance = ConformanceRule(
-        id: "V3", family: .virtualTime,
+        id: .v3, family: .virtualTime,
         statement: "Work added during an advance and due by its target runs in the same advance.",
         why:
             "Work an action schedules within the advanced window belongs to the same advance, or a test must advance twice to see it.",
@@ -107,7 +107,7 @@ enum VirtualTimeRules {
     }
 
     static let stepRunsOne = ConformanceRule(
-        id: "V4", family: .virtualTime,
+        id: .v4, family: .virtualTime,
         statement:
             "step() runs exactly one task (the earliest) and does nothing on an empty scheduler; advance(by: 0) runs work due now.",
         why: "Tests step through time one task at a time: step() must run one task, whatever kind it is.",
@@ -145,7 +145,7 @@ enum VirtualTimeRules {
     }
 
     static let clockForward = ConformanceRule(
-        id: "V5", family: .virtualTime,
+        id: .v5, family: .virtualTime,
         statement:
             "The virtual clock never goes backwards: work scheduled in the past runs at the current now, now never decreases from one task to the next, and advance(to:) a time already past leaves now where it is.",
         why: "A clock that moves backwards breaks every elapsed-time computation of the code under test.",
@@ -180,7 +180,7 @@ enum VirtualTimeRules {
     }
 
     static let missedTicks = ConformanceRule(
-        id: "V6", family: .virtualTime,
+        id: .v6, family: .virtualTime,
         statement:
             "Repeating work fires every tick an advance passes over (1 000 ticks for 1 000 s at 1 s), and equal ticks run in creation order.",
         why:
@@ -205,7 +205,7 @@ enum VirtualTimeRules {
     }
 
     static let boundedRun = ConformanceRule(
-        id: "V7", family: .virtualTime,
+        id: .v7, family: .virtualTime,
         statement:
             "run(maxSteps:) drains finite work and says so, and stops after maxSteps, saying so, when a repeating timer would never end.",
         why: "run() never ends on its own while a repeating timer lives: it must stop and say so.",
@@ -226,7 +226,7 @@ enum VirtualTimeRules {
     }
 
     static let randomDeadlines = ConformanceRule(
-        id: "V9", family: .virtualTime,
+        id: .v9, family: .virtualTime,
         statement: "20 000 random deadlines (many equal) run in (deadline, submission) order.",
         why: "Order under many random deadlines tests the heap itself.",
         catches: "RxSwift's testVirtualScheduler_stress checks the same.",

@@ -14,9 +14,9 @@
             // Both pass on a quiet machine and fail on a busy one (Docs/Conformance.md, "The kit on a busy machine"):
             // TestClock relies on yields to let its sleepers run, and yields starve when every CPU is busy.
             expectedFailures: [
-                "CL2":
+                .cl2:
                     "a sleep until now or the past that reaches the clock after the last advance waits for the next one (swift-clocks#22 and #23, fixed for sleepers that arrive in time): on a busy machine the sleeper's task arrives late",
-                "CL5":
+                .cl5:
                     "advance(by:) yields between sleepers instead of waiting for each woken one to run: on a busy machine a woken sleeper runs after the clock has moved on and reads a later now (element-x-ios#6022 replaced TestClock for its yields on busy CI)",
             ]
         ) {
@@ -31,9 +31,9 @@
         public static let immediateClock = ClockSubject(
             name: "swift-clocks ImmediateClock", summary: "Point-Free's clock whose sleeps return at once",
             expectedFailures: [
-                "CL1":
+                .cl1:
                     "each sleep sets now to its own deadline, the last writer wins: with sleepers side by side, one reads a now that another set below its deadline (now moves backwards)",
-                "CL6":
+                .cl6:
                     "a sleep returns at once, so there is no sleep left to cancel: a task cancelled while it sleeps returns normally; one cancelled before it sleeps throws",
             ]
         ) {

@@ -16,12 +16,12 @@
 
         /// What none of Combine's schedulers offers: cancelling one-shot work, and repeating work that outlives its
         /// handle (Combine's contract is the opposite: releasing the `AnyCancellable` cancels).
-        static let combineDeclarations = [
-            "C1":
+        static let combineDeclarations: [RuleID: String] = [
+            .c1:
                 "Combine's schedule(options:) and schedule(after:) return nothing to cancel with: a one-shot task cannot be stopped before it starts, so the adapter's handle returns false (truthfully) and the task runs.",
-            "C4":
+            .c4:
                 "Combine's one-shot work cannot be cancelled, so its closure and captures are released only after it ran.",
-            "C5":
+            .c5:
                 "Combine's repeating work returns an AnyCancellable, which cancels when it is released: that is Combine's contract, the opposite of this rule (checked: no tick came in 60 s once the handle was dropped, on all four schedulers). One-shot work goes on without its handle.",
         ]
 
@@ -30,13 +30,13 @@
             id: "combine-dispatch", name: "Combine DispatchQueue",
             summary:
                 "Combine's DispatchQueue scheduler (OpenCombine) on a private serial queue targeting the default global queue",
-            traits: CombinePeers.dispatchQueueTraits, wraps: "raw-dispatch-global",
+            traits: CombinePeers.dispatchQueueTraits,
             declarations: combineDeclarations.merging([
-                "S6":
+                .s6:
                     "OpenCombine's scheduler is DispatchQueue.async, and libdispatch drains a serial queue for as long as it has work: with more queues re-enqueueing from their own tasks than Dispatch has threads, a task on one more queue did not start within 2 s (checked here, as for DispatchQueueScheduler)."
             ]) { $1 },
             expectedFailures: [
-                "T4":
+                .t4:
                     "Each schedule(after:) is its own DispatchQueue.asyncAfter, and Dispatch does not fire timers with one deadline in the order they were set (seen: 418 of 999 neighbours out of order)."
             ]
         ) { _ in
@@ -50,14 +50,14 @@
             id: "combine-operationqueue", name: "Combine OperationQueue",
             summary:
                 "Combine's OperationQueue scheduler (OpenCombine) on an OperationQueue with maxConcurrentOperationCount = 1",
-            traits: CombinePeers.operationQueueTraits, wraps: "raw-operationqueue",
+            traits: CombinePeers.operationQueueTraits,
             declarations: combineDeclarations,
             expectedFailures: [
-                "T3":
+                .t3:
                     "Delayed work due now is still an operation that waits for its own timer to become ready, so plain work added after it can start first (seen once: task 3 (plain) ran in place 1 of 300; it passed in other runs).",
-                "T4":
+                .t4:
                     "Delayed work is an operation that becomes ready at its date, each with a timer of its own; operations that become ready at one moment need not start in the order they were added (seen: 1 of 999 neighbours out of order; it does not show in every run).",
-                "T6":
+                .t6:
                     "Repeating work re-arms after each action returns (OpenCombine's DelayReadyOperation), so ticks drift by the action's duration and the fixed-rate grid is lost (seen: the median tick phase 9.9 ms into a 20 ms interval).",
             ]
         ) { _ in
@@ -79,19 +79,19 @@
                 + "per core; lanes take the threads in turn (RunLoop.perform does not wake a sleeping loop on Linux)",
             traits: CombinePeers.runLoopTraits,
             declarations: combineDeclarations.merging([
-                "R2": runLoopDoesNotWake,
-                "R3": runLoopDoesNotWake,
+                .r2: runLoopDoesNotWake,
+                .r3: runLoopDoesNotWake,
             ]) { $1 },
             expectedFailures: [
-                "T1":
+                .t1:
                     "A Timer's fire date is a wall-clock Date, which Foundation's CFRunLoopTimerCreate turns into monotonic time from two clock reads, the monotonic one first: a thread preempted between them arms the timer early by as long as it waited (seen under load: 1 of 2 000 tasks 0.02 ms early, in 2 full test runs of 2).",
-                "T3":
+                .t3:
                     "Plain work is RunLoop.perform and delayed work a Timer; a timer due now fires when the loop wakes, before blocks performed earlier (seen: the task due now ran first of 300).",
-                "T4":
+                .t4:
                     "Each schedule(after:) is a Timer of its own, and the run loop does not fire timers with one fire date in the order they were added (seen: 434 of 999 neighbours out of order).",
-                "L5":
+                .l5:
                     "The closure of work that has run is still referenced inside Foundation's RunLoop 2 s later, so its captures are not released when it ends (seen on Linux).",
-                "C6":
+                .c6:
                     "Repeating work is a Timer, and its AnyCancellable holds the Timer, which keeps its block after invalidate(): while the handle is held, a cancelled repeating task's captures stay alive (seen on Linux: still held 2 s after cancel()). No tick runs after the cancel.",
             ]
         ) { plan in
@@ -118,14 +118,14 @@
         public static let combineImmediate = ConformanceBackend(
             id: "combine-immediate", name: "Combine ImmediateScheduler",
             summary: "Combine's ImmediateScheduler (OpenCombine): runs every action at once, on the caller's stack",
-            traits: CombinePeers.immediateTraits, wraps: "direct-call",
-            declarations: combineDeclarations.filter { $0.key == "C5" },  // C1 and C4 need serial
+            traits: CombinePeers.immediateTraits,
+            declarations: combineDeclarations.filter { $0.key == .c5 },  // C1 and C4 need serial
             expectedFailures: [
-                "R2":
+                .r2:
                     "Every action runs on the stack of the schedule call, so each recursive step nests one frame deeper (seen: over 64 KiB after 75 steps).",
-                "R3":
+                .r3:
                     "Every action runs on the stack of the schedule call, so the recursion overflows the stack long before 1 000 000 steps.",
-                "T1":
+                .t1:
                     "schedule(after:) runs the action at once, whatever its date (seen: 2 000 of 2 000 tasks early, the earliest by 19.99 ms).",
             ]
         ) { _ in

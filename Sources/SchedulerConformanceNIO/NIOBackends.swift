@@ -19,19 +19,19 @@
             id: "nio-eventloop", name: "EventLoopScheduler",
             summary: "EventLoopScheduler (SchedulerKitNIO) on a fresh MultiThreadedEventLoopGroup, one loop per core; "
                 + "lanes take the loops in turn",
-            traits: EventLoopScheduler.traits, wraps: "raw-nio-execute",
+            traits: EventLoopScheduler.traits,
             declarations: [
-                "C1":
+                .c1:
                     "EventLoop.execute has no cancellation: a plain task cannot be stopped before it starts, so its handle's cancel() returns false (truthfully) and the task runs. Delayed work (scheduleTask) can be cancelled; C2 races it.",
-                "C4":
+                .c4:
                     "EventLoop.execute has no cancellation, so a plain task's closure and captures are released only after it ran. A cancelled scheduleTask is taken off the timer heap at once.",
-                "T6":
+                .t6:
                     "scheduleRepeatedTask is fixed-delay: each tick is scheduled a full interval after the previous tick returned, so ticks drift by their own duration and a long tick pushes the rest back instead of being coalesced on a grid; NIO has no leeway. The adapter does not claim fixed-rate.",
             ],
             expectedFailures: [
-                "C2":
+                .c2:
                     "Scheduled.cancel() cannot stop a delayed task that the loop has already taken off its timer heap into the batch it is running; the task runs although its cancel came first and nothing had started it (caught when a race hits that window).",
-                "T3":
+                .t3:
                     "NIO keeps due delayed tasks in a timer heap beside its queue of execute()d tasks and runs the two interleaved, one of each in turn, so work due now or in the past overtakes (or falls behind) plain work scheduled around it.",
             ]
         ) { plan in
@@ -51,9 +51,9 @@
                 + "lanes take the pools in turn",
             traits: NIOThreadPoolScheduler.traits(threadCount: 1),
             declarations: [
-                "C1":
+                .c1:
                     "NIOThreadPool.submit has no cancellation: a queued item cannot be stopped before it starts, so its handle's cancel() returns false (truthfully) and the item runs.",
-                "C4":
+                .c4:
                     "NIOThreadPool.submit has no cancellation, so a queued item's closure and captures are released only after it ran (or was told .cancelled at shutdown).",
             ]
         ) { plan in

@@ -63,7 +63,7 @@ extension Conformance {
         func notApplicable(_ name: String) throws {
             let backend = try #require(ConformanceBackend.builtIn.first { $0.name == name })
             let skipped = ConformanceRules.all.filter { backend.outcomeWithoutRunning($0) == .notApplicable }.map(\.id)
-            let expected: [String: [String]] = [
+            let expected: [String: [RuleID]] = [
                 "ImmediateScheduler": [
                     "S5", "S6", "S7", "C6", "K5", "K6", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4",
                     "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3", "L4", "L6", "E1", "E2", "E3", "E4", "E5", "P1",

@@ -33,10 +33,10 @@ struct ClockCase: Sendable, CustomTestStringConvertible {
 /// A clock with one defect and the rules it must fail (the others of its kind it must pass).
 struct ClockControl: Sendable, CustomTestStringConvertible {
     let subject: ClockSubject
-    let mustFail: Set<String>
+    let mustFail: Set<RuleID>
     var testDescription: String { subject.name }
 
-    static func virtual(_ name: String, _ defects: ControlClock.Defects, mustFail: Set<String>) -> ClockControl {
+    static func virtual(_ name: String, _ defects: ControlClock.Defects, mustFail: Set<RuleID>) -> ClockControl {
         ClockControl(
             subject: ClockSubject(name: "Control: \(name)") {
                 let clock = ControlClock(defects)
@@ -120,7 +120,7 @@ extension Conformance {
 /// A negative control's verdict on one rule: a must-fail rule fails every one of `controlRuns` runs (the count is
 /// printed when more than one), a may-fail rule may go either way, any other must not fail.
 func judgeControl(
-    rule: String, subject: String, mustFail: Bool, mayFail: Bool = false, evaluate: () async -> RuleOutcome
+    rule: RuleID, subject: String, mustFail: Bool, mayFail: Bool = false, evaluate: () async -> RuleOutcome
 ) async {
     guard mustFail else {
         let outcome = await evaluate()

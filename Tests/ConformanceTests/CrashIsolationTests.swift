@@ -7,7 +7,7 @@ extension Conformance {
     /// checks run in child processes (here Swift Testing's exit tests; `bench conformance` starts itself).
     @Suite struct CrashIsolation {
         /// C6, K1 and T6 use repeating work, on which the control traps; S2, S3 and T4 do not.
-        static let ruleIDs = ["S2", "S3", "C6", "K1", "T4", "T6"]
+        static let ruleIDs: [RuleID] = ["S2", "S3", "C6", "K1", "T4", "T6"]
 
         @Test("A child's lines are text a person can read, and any detail survives them")
         func childLinesAreReadableText() {
@@ -84,7 +84,7 @@ extension Conformance {
                     children += 1
                     let name = backend.name
                     let child = await #expect(processExitsWith: .failure, observing: [\.standardOutputContent]) {
-                        [ids = ids as [String], name = name as String] in
+                        [ids = ids as [RuleID], name = name as String] in
                         let backend = [TrappingScheduler.backend, ConformanceBackend.dispatchQueue].first {
                             $0.name == name
                         }!
@@ -99,16 +99,16 @@ extension Conformance {
                 }
                 results += run.results
             }
-            let outcome = { (id: String, backend: String) in
+            let outcome = { (id: RuleID, backend: String) in
                 results.first { $0.ruleID == id && $0.backendName == backend }?.outcome
             }
             let trapping = TrappingScheduler.backend.name
-            for id in ["C6", "K1", "T6"] {
+            for id: RuleID in ["C6", "K1", "T6"] {
                 let detail = outcome(id, trapping)?.detail ?? ""
                 #expect(outcome(id, trapping)?.isFailure == true, "\(id): \(detail)")
                 #expect(detail.contains("crashed with signal"), "\(id): \(detail)")
             }
-            for id in ["S2", "S3", "T4"] {
+            for id: RuleID in ["S2", "S3", "T4"] {
                 #expect(
                     outcome(id, trapping)?.label == "passed",
                     "\(id) · \(trapping): \(outcome(id, trapping)?.detail ?? "none")")

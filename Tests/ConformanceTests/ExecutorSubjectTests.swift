@@ -20,7 +20,7 @@ extension ExecutorSubject {
 /// One executor rule on one executor subject.
 struct ExecutorCase: Sendable, CustomTestStringConvertible {
     let subject: ExecutorSubject
-    let rule: ExecutorRule
+    let rule: ExecutorSubjectRule
     var testDescription: String { "\(rule.id) · \(subject.name)" }
 
     static func cases(_ subjects: [ExecutorSubject]) -> [ExecutorCase] {
@@ -37,17 +37,17 @@ struct ExecutorCase: Sendable, CustomTestStringConvertible {
 /// that apply it must pass).
 struct ExecutorControl: Sendable, CustomTestStringConvertible {
     let subject: ExecutorSubject
-    let mustFail: Set<String>
-    var mayFail: Set<String> = []
+    let mustFail: Set<RuleID>
+    var mayFail: Set<RuleID> = []
     /// Rules not run on this control: its defect makes the runtime itself misbehave there (a job run inside the
     /// enqueue that a task's own switch made resumes the task while it is still on the stack: the process crashed in
     /// one CI run), so the check cannot report, only crash.
-    var skip: Set<String> = []
+    var skip: Set<RuleID> = []
     var testDescription: String { subject.name }
 
     static func queue(
-        _ name: String, _ defect: QueueExecutor.Defect, mustFail: Set<String>, mayFail: Set<String> = [],
-        skip: Set<String> = []
+        _ name: String, _ defect: QueueExecutor.Defect, mustFail: Set<RuleID>, mayFail: Set<RuleID> = [],
+        skip: Set<RuleID> = []
     ) -> ExecutorControl {
         ExecutorControl(
             subject: ExecutorSubject(name: "Control: \(name)") { ExecutorUnderTest(serial: QueueExecutor(defect)) },
@@ -56,7 +56,7 @@ struct ExecutorControl: Sendable, CustomTestStringConvertible {
 
     /// A control as a task's preference, telling X5 which threads run its jobs.
     static func task(
-        _ name: String, _ defect: QueueExecutor.Defect, mustFail: Set<String>, skip: Set<String> = []
+        _ name: String, _ defect: QueueExecutor.Defect, mustFail: Set<RuleID>, skip: Set<RuleID> = []
     ) -> ExecutorControl {
         ExecutorControl(
             subject: ExecutorSubject(name: "Control: \(name)") {
@@ -93,7 +93,7 @@ struct ExecutorControl: Sendable, CustomTestStringConvertible {
 
 struct ExecutorControlCase: Sendable, CustomTestStringConvertible {
     let control: ExecutorControl
-    let rule: ExecutorRule
+    let rule: ExecutorSubjectRule
     var testDescription: String {
         let expectation =
             control.mustFail.contains(rule.id)

@@ -32,7 +32,7 @@
                 let backend = try #require(ConformanceBackend.nio.first { $0.name == name })
                 let skipped = ConformanceRules.all.filter { backend.outcomeWithoutRunning($0) == .notApplicable }.map(
                     \.id)
-                let expected: [String: [String]] = [
+                let expected: [String: [RuleID]] = [
                     "EventLoopScheduler": [
                         "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3",
                         "L4", "L6", "P1", "P2", "P3", "P4", "P5", "P6",

@@ -12,10 +12,10 @@ import Testing
 struct NegativeControl: Sendable, CustomTestStringConvertible {
     let backend: ConformanceBackend
     let family: RuleFamily
-    let mustFail: Set<String>
-    let mayFail: Set<String>
+    let mustFail: Set<RuleID>
+    let mayFail: Set<RuleID>
     /// Rules whose check would make ThreadSanitizer report the control's own race (the process would then fail).
-    var notUnderThreadSanitizer: Set<String> = []
+    var notUnderThreadSanitizer: Set<RuleID> = []
     /// For a control whose defect makes its must-fail check wait out the kit's generous waits (60 s and more): the
     /// deadline it is judged with, so it fails as not finished, with what it waited on, in seconds instead.
     var mustFailDeadline: Duration? = nil
@@ -211,7 +211,7 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
     ]
 
     /// Scheduler rules no negative control must fail, each with why no plausible defect fails it every run.
-    static let unforceable: [String: String] = [
+    static let unforceable: [RuleID: String] = [
         "S7":
             "S7 is a permission: it fails a scheduler that waits for work one of its tasks handed to Dispatch's global queue and did not wait for. That work never passes through the scheduler, so no defect of a scheduler makes it wait for it; only a scheduler sharing a bounded pool with Dispatch's global queue could be held up by it, and libdispatch brings up another thread when one of its blocks blocks."
     ]
@@ -226,7 +226,7 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
     /// touched 20 times.
     static var cases: [NegativeControlCase] {
         let only = ProcessInfo.processInfo.environment["SCHEDULERKIT_CONTROL_RULES"].map {
-            Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            Set($0.split(separator: ",").compactMap { RuleID($0.trimmingCharacters(in: .whitespaces)) })
         }
         return all.flatMap { control in
             ConformanceRules.all.compactMap { rule in

@@ -72,7 +72,7 @@ extension Conformance {
 
         @Test("A failure of any family prints its rule's statement and the call that runs it alone")
         func failureMessagesNameTheirRule() {
-            let cases: [(id: String, statement: String, registry: String)] = [
+            let cases: [(id: RuleID, statement: String, registry: String)] = [
                 ("C2", ConformanceRules.rule("C2")!.statement, "backend.evaluate(ConformanceRules.rule(\"C2\")!)"),
                 ("CL1", ClockRules.rule("CL1")!.statement, "await subject.evaluate(ClockRules.rule(\"CL1\")!)"),
                 (

@@ -114,7 +114,7 @@ extension Conformance {
         @Test("Without the claim, the kit calls a virtual-time scheduler from threads of its own")
         func unclaimedSubjectIsCalledFromOtherThreads() {
             let (backend, strays) = Self.backend(claimsConfinement: false)
-            var rulesWithStrayCalls: [String] = []
+            var rulesWithStrayCalls: [RuleID] = []
             for rule in ConformanceRules.all where ["S1", "C2", "K2", "V8"].contains(rule.id) {
                 _ = backend.evaluate(rule)
                 if !strays.withLock({ $0 }).isEmpty { rulesWithStrayCalls.append(rule.id) }

@@ -14,7 +14,7 @@ extension Conformance {
             ConformanceRules.all.filter { $0.applies(to: DispatchQueueScheduler.traits) }
         }
         /// T7 compares the traits with the protocols the type conforms to and calls nothing: it passes on both.
-        static let callsNothing: Set<String> = ["T7"]
+        static let callsNothing: Set<RuleID> = ["T7"]
 
         /// In a child process, so the threads left blocked inside the subject die with it.
         @Test("A subject that deadlocks in every rule gets a matrix of 'did not finish'")
@@ -47,7 +47,7 @@ extension Conformance {
             while let ids = run.nextRules {
                 children += 1
                 let child = await #expect(processExitsWith: .failure, observing: [\.standardOutputContent]) {
-                    [ids = ids as [String]] in
+                    [ids = ids as [RuleID]] in
                     IsolatedRun.runInChild(backend: WorstCaseScheduler.backend(.traps), ruleIDs: ids)
                     exit(1)
                 }

@@ -5,13 +5,13 @@ import SchedulerKit
 import Testing
 
 @Suite(.disabled("compiled, not run: Docs/JudgingClocksAndExecutors.md")) struct ExecutorSnippet {
-let mine = ExecutorSubject(name: "MyExecutor", declarations: ["X2": "jobs run by priority, not in order"]) {
+let mine = ExecutorSubject(name: "MyExecutor", declarations: [.x2: "jobs run by priority, not in order"]) {
     let executor = MyExecutor()
     return ExecutorUnderTest(serial: executor, tearDown: { executor.shutdown() })   // or task: for a TaskExecutor
 }
 
 @Test(arguments: ExecutorSubjectRules.all)
-func executorKeepsTheRule(_ rule: ExecutorRule) async {
+func executorKeepsTheRule(_ rule: ExecutorSubjectRule) async {
     let result = await mine.evaluate(rule)
     #expect(!result.outcome.isFailure, "\(result)")
 }

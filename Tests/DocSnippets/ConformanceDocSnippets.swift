@@ -9,7 +9,7 @@ import Testing
 @Suite(.disabled("compiled, not run: Docs/Conformance.md")) struct ConformanceDocSnippet {
 let mine = ConformanceBackend(
     name: "MyScheduler",
-    declarations: ["T6": "repeating work is fixed-delay, not fixed-rate"]   // rules you do not promise, and why
+    declarations: [.t6: "repeating work is fixed-delay, not fixed-rate"]   // rules you do not promise, and why
 ) { MyScheduler() }                 // a fresh scheduler per call; traits are read from its `traits`
 
 @Test(arguments: ConformanceRules.all)
@@ -25,7 +25,7 @@ func conformance(_ rule: ConformanceRule) {
 var run = IsolatedRun(backend: mine, rules: ConformanceRules.all)
 while let ids = run.nextRules {
     guard let child = await #expect(processExitsWith: .failure, observing: [\.standardOutputContent], performing: {
-        [ids = ids as [String]] in
+        [ids = ids as [RuleID]] in
         IsolatedRun.runInChild(backend: mine, ruleIDs: ids)
         exit(1)   // every result printed; a plain failure status keeps the expectation true
     }) else { return }
@@ -40,7 +40,7 @@ for result in run.results { #expect(!result.outcome.isFailure, "\(result)") }
     @Test func declareAPromiseYouDoNotKeep() {
 let mine = ConformanceBackend(
     name: "MyScheduler",
-    declarations: ["C4": "a cancelled task's closure is released when the queue reaches it, not at cancel"]
+    declarations: [.c4: "a cancelled task's closure is released when the queue reaches it, not at cancel"]
 ) { MyScheduler() }
         _ = mine
     }

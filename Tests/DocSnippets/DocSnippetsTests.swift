@@ -73,7 +73,7 @@ import Testing
         ("V2", "virtual"), ("V4", "virtual"), ("V5", "virtual"), ("T2", "virtual"), ("T3", "virtual"),
         ("C1", "virtual"),
     ])
-    func theGuidesAdaptersKeepTheRules(_ ruleID: String, _ adapter: String) throws {
+    func theGuidesAdaptersKeepTheRules(_ ruleID: RuleID, _ adapter: String) throws {
         let backend =
             adapter == "queue"
             ? ConformanceBackend(name: "PeerQueueAdapter") { PeerQueueAdapter(name: "peer") }

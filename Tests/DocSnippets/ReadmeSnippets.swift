@@ -22,7 +22,7 @@ import Testing
 }
 
 @Suite(.disabled("compiled, not run: README.md's kit")) struct ReadmeKitSnippet {
-let mine = ConformanceBackend(name: "MyScheduler", declarations: ["C4": "a cancelled closure is freed when reached"]) {
+let mine = ConformanceBackend(name: "MyScheduler", declarations: [.c4: "a cancelled closure is freed when reached"]) {
     MyScheduler()                                      // its traits select the rules; declarations say what it does not keep
 }
 @Test(arguments: ConformanceRules.all) func conformance(_ rule: ConformanceRule) {

@@ -78,19 +78,6 @@ public struct Backend: Sendable {
     /// The exploration references (`explore-fifo`, `explore-random`, `explore-pct`): a strategy, nothing else (W22).
     public var hostsOnlyExplorations: Bool { capabilities == .exploration }
 
-    /// A scheduler backend of a third party (``custom(_:summary:traits:comparedWith:cancelsPlainWork:conformanceName:makeInstance:)``);
-    /// `lacking` removes what its traits do not say (handles that cannot cancel).
-    static func scheduler(
-        _ id: BackendID, _ summary: String, wraps: BackendID?, traits: SchedulerTraits,
-        lacking: Capabilities = [], conformanceName: String,
-        make: @escaping @Sendable () -> LaneGroup
-    ) -> Backend {
-        Backend(
-            id, summary: summary, wraps: wraps, isReference: false,
-            capabilities: Capabilities(traits: traits).subtracting(lacking),
-            conformanceName: conformanceName, makeGroup: make)
-    }
-
     /// A raw primitive or a floor, measured beside the schedulers.
     static func reference(
         _ id: BackendID, _ summary: String, capabilities: Capabilities,
@@ -105,9 +92,10 @@ extension Backend {
     /// capabilities from the entry's traits and `harness` (the bench's own facts, ``BenchHarness/of(_:)`` unless
     /// given), and each round opens a fresh session planned for the bench.
     public static func subject(_ entry: ConformanceBackend, harness: BenchHarness? = nil) -> Backend {
-        Backend(
-            BackendID(rawValue: entry.id), summary: entry.summary, wraps: entry.wraps.map(BackendID.init(rawValue:)),
-            isReference: false, capabilities: Capabilities(subject: entry, harness: harness ?? .of(entry)),
+        let harness = harness ?? .of(entry)
+        return Backend(
+            BackendID(rawValue: entry.id), summary: entry.summary, wraps: harness.wraps,
+            isReference: false, capabilities: Capabilities(subject: entry, harness: harness),
             conformanceName: entry.name
         ) {
             let session = entry.session(.benchmark)

@@ -71,7 +71,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
         // Recursion grows the stack on a subject that declares, or fails by design, rule R2 (no stack growth):
         // `Schedulers.subscription` runs a step rescheduled from inside a step inline, asynchronous as its first hop
         // is. W8's 50 000 steps would overflow the stack there.
-        if subject.declarations["R2"] != nil || subject.expectedFailures["R2"] != nil { remove(.flatRecursion) }
+        if subject.declarations[.r2] != nil || subject.expectedFailures[.r2] != nil { remove(.flatRecursion) }
     }
 
     /// What a scheduler's declared traits let a workload do with it.

@@ -1,6 +1,10 @@
 import SchedulerConformance
 import SchedulerKit
 
+#if NIO
+    import SchedulerConformanceNIO
+#endif
+
 #if Combine
     import SchedulerConformanceCombine
 #endif
@@ -18,26 +22,45 @@ public struct BenchHarness: Sendable, Equatable {
     public var wakesPromptly: Bool
     /// What it promises where the bench calls it (from threads with no current scheduler), added to its traits.
     public var extraTraits: SchedulerTraits
+    /// The lane it is reported beside, as a ratio: the primitive it wraps (`.rawDispatch`), or another scheduler it
+    /// stands in for (`.testScheduler`).
+    public var wraps: BackendID?
 
-    public init(measured: Bool = true, wakesPromptly: Bool = true, extraTraits: SchedulerTraits = []) {
+    public init(
+        measured: Bool = true, wakesPromptly: Bool = true, extraTraits: SchedulerTraits = [], wraps: BackendID? = nil
+    ) {
         self.measured = measured
         self.wakesPromptly = wakesPromptly
         self.extraTraits = extraTraits
+        self.wraps = wraps
     }
 
     public static let standard = BenchHarness()
 
-    /// The harness of a catalog entry: standard, except for the few entries named here.
+    /// The harness of a catalog entry: what the project's own entries are measured beside, and the few that the
+    /// bench calls differently; standard for any other.
     public static func of(_ entry: ConformanceBackend) -> BenchHarness {
         switch entry.id {
+        case ConformanceBackend.immediate.id: BenchHarness(wraps: .directCall)
         // Inline under a current scheduler, but the bench calls it from threads with none, where it always hands
         // work to its background scheduler: asynchronous there.
-        case ConformanceBackend.subscription.id: BenchHarness(extraTraits: .asynchronous)
+        case ConformanceBackend.subscription.id: BenchHarness(extraTraits: .asynchronous, wraps: .rawDispatch)
+        case ConformanceBackend.dispatchQueue.id, ConformanceBackend.threadPool.id: BenchHarness(wraps: .rawDispatch)
+        case ConformanceBackend.operationQueue.id: BenchHarness(wraps: .rawOperationQueue)
+        case ConformanceBackend.concurrentDispatchQueue.id, ConformanceBackend.threadPoolConcurrent.id,
+            ConformanceBackend.operationQueueConcurrent.id:
+            BenchHarness(wraps: .rawDispatchConcurrent)
         // The bench's main thread does not serve the main queue while it measures.
         case ConformanceBackend.mainThread.id: BenchHarness(measured: false)
         // A queue shared with the caller measures the caller as much as the scheduler.
         case ConformanceBackend.callerOwnedOperationQueue.id: BenchHarness(measured: false)
+        #if NIO
+            case ConformanceBackend.eventLoop.id: BenchHarness(wraps: .rawNIOExecute)
+        #endif
         #if Combine
+            case ConformanceBackend.combineDispatchQueue.id: BenchHarness(wraps: .rawDispatchGlobal)
+            case ConformanceBackend.combineOperationQueue.id: BenchHarness(wraps: .rawOperationQueue)
+            case ConformanceBackend.combineImmediate.id: BenchHarness(wraps: .directCall)
             case ConformanceBackend.combineRunLoop.id: BenchHarness(wakesPromptly: false)
         #endif
         default: .standard
@@ -50,7 +73,7 @@ extension ConformanceBackend {
     /// or fails it by design (an adapter over a primitive without cancellation, whose cancel answers false), nor where
     /// plain work runs on the caller's stack (none of asynchronous, trampoline, virtual time), before a handle exists.
     func cancelsPlainWork(withTraits traits: SchedulerTraits) -> Bool {
-        declarations["C1"] == nil && expectedFailures["C1"] == nil
+        declarations[.c1] == nil && expectedFailures[.c1] == nil
             && !traits.isDisjoint(with: [.asynchronous, .trampoline, .virtualTime])
     }
 }

@@ -102,10 +102,15 @@ public enum AllocationPass {
     }
 
     /// The parent's side: runs the child for the runner's actor workloads and returns its counts, per cell and
-    /// backend. Empty, with a note, when the run has no actor workload, jemalloc is not live here, or the child fails.
-    package static func run(for runner: Runner, launcher: any ChildLauncher, log: (String) -> Void) -> [Counted] {
+    /// backend. Empty, with a note, when the run has no actor workload, no child process can be started (`launcher`
+    /// nil: a package's own runner, `BenchYourOwn`), jemalloc is not live here, or the child fails.
+    package static func run(for runner: Runner, launcher: (any ChildLauncher)?, log: (String) -> Void) -> [Counted] {
         let cells = runner.plan.filter { $0.workload.allocationProbe != nil }
         guard !cells.isEmpty else { return [] }
+        guard let launcher else {
+            log("allocations of every thread are counted in a child process of bench; this run starts none")
+            return []
+        }
         guard Jemalloc.isLive else {
             log(
                 "allocations per actor call, task and round trip (W11–W13) and per schedule (W22) need jemalloc; not counted under this allocator"

@@ -135,8 +135,9 @@ public struct RunRequest: Sendable, Equatable {
 /// folder whole or not at all.
 public enum RunSession {
     /// Runs the request in this process (one allocator) and writes `<root>/<run-id>/`. Returns the folder and rows.
+    /// Without a `launcher` (a package's own runner) the allocation pass, which needs a child process, is left out.
     public static func perform(
-        _ request: RunRequest, launcher: any ChildLauncher, commandLine: String,
+        _ request: RunRequest, launcher: (any ChildLauncher)?, commandLine: String,
         progress: @escaping (Int, Int, String) -> Void,
         log: (String) -> Void
     ) throws -> (URL, RunResults) {

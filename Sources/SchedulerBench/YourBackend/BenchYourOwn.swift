@@ -46,16 +46,8 @@ public enum BenchYourOwn {
             backends: backends.map(\.id) + builtIn, workloads: chosen, scale: scale, allocator: allocator,
             outputDirectory: output)
         let (folder, results) = try RunSession.perform(
-            request, launcher: NoChildLauncher(), commandLine: CommandLine.arguments.joined(separator: " "),
+            request, launcher: nil, commandLine: CommandLine.arguments.joined(separator: " "),
             progress: { _, _, _ in }, log: log)
         return Run(folder: folder, results: results, table: SummaryTable.render(results.summary))
-    }
-}
-
-/// The allocation pass of W11–W13 is the only user of child processes in a run, and ``BenchYourOwn`` leaves those
-/// workloads out.
-struct NoChildLauncher: ChildLauncher {
-    func arguments(for job: ChildJob) -> [String] {
-        preconditionFailure("BenchYourOwn runs no child process; \(job) needs bench itself")
     }
 }

@@ -30,7 +30,7 @@ public enum CatalogPage {
                 + (extra.isEmpty ? "" : " (\(extra) where the bench calls it)")
             lines.append(
                 "| `\(entry.id)`\(harness.measured ? "" : " (not measured)") | \(entry.name) | \(entry.summary) "
-                    + "| \(traits) | \(entry.wraps.map { "`\($0)`" } ?? "-") "
+                    + "| \(traits) | \(harness.wraps.map { "`\($0.rawValue)`" } ?? "-") "
                     + "| \(rules(entry.declarations)) | \(rules(entry.expectedFailures)) |")
         }
         lines += [
@@ -50,8 +50,8 @@ public enum CatalogPage {
     }
 
     /// "C1, C4" or "-".
-    static func rules(_ reasons: [String: String]) -> String {
-        reasons.isEmpty ? "-" : reasons.keys.sorted().joined(separator: ", ")
+    static func rules(_ reasons: [RuleID: String]) -> String {
+        reasons.isEmpty ? "-" : reasons.keys.map(\.rawValue).sorted().joined(separator: ", ")
     }
 
     /// Writes the page under `root` (the repository), whole.

@@ -38,7 +38,7 @@ extension ClockSubject {
                 ClockSubject(
                     name: "SchedulerClock(ExploringScheduler, \(strategy))",
                     summary: "SchedulerClock over an exploring scheduler's virtual time, driven by advance(by:)",
-                    declarations: strategy == .random ? ["CL4": ExecutorSubject.exploringReorders] : [:]
+                    declarations: strategy == .random ? [.cl4: ExecutorSubject.exploringReorders] : [:]
                 ) {
                     let scheduler = ExploringScheduler(name: "clock", strategy: strategy, seed: 3)
                     return ClockUnderTest(SchedulerClock(scheduler), driver: .virtualTime(scheduler))

@@ -10,7 +10,7 @@ public enum ClockRules {
         VirtualClockRules.tiesInOrder, VirtualClockRules.wakesAtDeadline, ClockTimeRules.cancellation,
     ]
 
-    public static func rule(_ id: String) -> ClockRule? { all.first { $0.id == id } }
+    public static func rule(_ id: RuleID) -> ClockRule? { all.first { $0.id == id } }
 
     /// The family as the reports show it, with what `bench conformance` found (`results`) on `subjects`.
     public static func family(

@@ -15,16 +15,16 @@ public struct ClockSubject: Sendable, CustomStringConvertible {
     /// One line: what the clock is.
     public let summary: String
     /// Rule id to the reason this clock does not keep it.
-    public let declarations: [String: String]
+    public let declarations: [RuleID: String]
     /// Rule id to why this clock fails it by its design: the check still runs and the report shows its evidence, but
     /// the failure is no regression (a peer's clock that works as its authors meant).
-    public let expectedFailures: [String: String]
+    public let expectedFailures: [RuleID: String]
     /// Makes a fresh clock (and its driver) for one check.
     public let make: @Sendable () -> ClockUnderTest
 
     public init(
-        name: String, summary: String = "", declarations: [String: String] = [:],
-        expectedFailures: [String: String] = [:], make: @escaping @Sendable () -> ClockUnderTest
+        name: String, summary: String = "", declarations: [RuleID: String] = [:],
+        expectedFailures: [RuleID: String] = [:], make: @escaping @Sendable () -> ClockUnderTest
     ) {
         self.name = name
         self.summary = summary

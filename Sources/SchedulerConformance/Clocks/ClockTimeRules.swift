@@ -6,7 +6,7 @@ import SchedulerKit
 /// real time are one-sided (never early; "promptly" is at most a generous second).
 enum ClockTimeRules {
     static let neverEarly = ClockRule(
-        id: "CL1",
+        id: .cl1,
         evidence: .mixed(
             forced: "on a virtual clock, a sleeper due 1 ns after every advance step", trials: 200,
             trial: "sleepers on a real clock that might wake slightly early"),
@@ -60,7 +60,7 @@ enum ClockTimeRules {
     }
 
     static let pastDeadline = ClockRule(
-        id: "CL2",
+        id: .cl2,
         statement:
             "A sleep until now, or until a moment already past, returns without waiting: within 10 s (a bound on a hang, not on speed) on a real clock, and on a virtual clock with nobody advancing it.",
         why:
@@ -95,7 +95,7 @@ enum ClockTimeRules {
     }
 
     static let monotonicNow = ClockRule(
-        id: "CL3",
+        id: .cl3,
         evidence: .observed(trials: 80_000, trial: "reads of now on 4 threads that might go backwards"),
         statement:
             "now never goes backwards: 4 threads each read it 20 000 times (on a virtual clock, while it is advanced in 1 µs steps), and every thread's readings never decrease.",
@@ -149,7 +149,7 @@ enum ClockTimeRules {
     }
 
     static let cancellation = ClockRule(
-        id: "CL6",
+        id: .cl6,
         statement:
             "Cancelling a sleeping task ends its sleep at once with CancellationError, long before its deadline, and a task cancelled before it sleeps throws without sleeping (within a second; a virtual clock is not advanced meanwhile).",
         why:

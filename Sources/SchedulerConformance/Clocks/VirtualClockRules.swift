@@ -4,7 +4,7 @@ import SchedulerKit
 /// serial one of the kit's), so the order in which they run is the order in which the clock woke them.
 enum VirtualClockRules {
     static let tiesInOrder = ClockRule(
-        id: "CL4",
+        id: .cl4,
         statement: "Sleepers with the same deadline wake in the order they went to sleep (50 sleepers, one advance).",
         why:
             "A test that schedules two things for the same moment expects them to happen in the order it wrote them; an order that changes between runs makes a flaky test.",
@@ -32,7 +32,7 @@ enum VirtualClockRules {
     }
 
     static let wakesAtDeadline = ClockRule(
-        id: "CL5",
+        id: .cl5,
         statement:
             "One advance wakes every sleeper due by its target and no other, and each reads now equal to its own deadline as it wakes (60 sleepers due within the advance, 20 after it, one of those 1 ns after its target).",
         why:

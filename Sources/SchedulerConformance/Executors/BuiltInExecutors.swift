@@ -19,7 +19,7 @@ extension ExecutorSubject {
     /// The exploring scheduler's executors, driven by a thread of their own (`FreeRunningExplorer`).
     static var exploring: [ExecutorSubject] {
         [ExplorationStrategy.firstInFirstOut, .random].flatMap { strategy in
-            let declarations = strategy == .random ? ["X2": exploringReorders] : [:]
+            let declarations: [RuleID: String] = strategy == .random ? [.x2: exploringReorders] : [:]
             return [
                 ExecutorSubject(
                     name: "SchedulerExecutor(ExploringScheduler, \(strategy))",

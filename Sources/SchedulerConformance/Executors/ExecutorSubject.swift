@@ -15,12 +15,12 @@ public struct ExecutorSubject: Sendable, CustomStringConvertible {
     /// One line: what the executor is.
     public let summary: String
     /// Rule id to the reason this executor does not keep it.
-    public let declarations: [String: String]
+    public let declarations: [RuleID: String]
     /// Makes a fresh executor for one check.
     public let make: @Sendable () -> ExecutorUnderTest
 
     public init(
-        name: String, summary: String = "", declarations: [String: String] = [:],
+        name: String, summary: String = "", declarations: [RuleID: String] = [:],
         make: @escaping @Sendable () -> ExecutorUnderTest
     ) {
         self.name = name
@@ -40,7 +40,7 @@ public struct ExecutorSubject: Sendable, CustomStringConvertible {
 
     /// Runs `rule` on a fresh executor, and tears it down after (unless the check did not finish: then it is left
     /// to the abandoned check).
-    public func evaluate(_ rule: ExecutorRule) async -> RuleResult {
+    public func evaluate(_ rule: ExecutorSubjectRule) async -> RuleResult {
         let executor = make()
         return await rule.judge(
             executor, kinds: executor.kinds, subject: name, declarations: declarations, tearDown: executor.tearDown)

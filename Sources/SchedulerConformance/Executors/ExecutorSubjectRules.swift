@@ -7,22 +7,28 @@ import SchedulerKit
     import Darwin
 #endif
 
-/// A promise of any `SerialExecutor` or `TaskExecutor` (family X), checked on an ``ExecutorUnderTest``.
-public typealias ExecutorRule = SubjectRule<ExecutorUnderTest, ExecutorKind>
+/// A promise of any `SerialExecutor` or `TaskExecutor` (family X), checked on an ``ExecutorUnderTest``: an
+/// executor as a subject of its own. (The E rules are another thing: a *scheduler* judged as an executor, among the
+/// scheduler rules.)
+public typealias ExecutorSubjectRule = SubjectRule<ExecutorUnderTest, ExecutorKind>
+
+/// The old name of ``ExecutorSubjectRule``, which read as if it meant the E rules.
+@available(*, deprecated, renamed: "ExecutorSubjectRule")
+public typealias ExecutorRule = ExecutorSubjectRule
 
 /// X1–X6: what SE-0392 asks of a serial executor, what an executor may promise beyond it (declared when it does
 /// not), and the isolation checks the runtime relies on, and how tasks meet the executor (X5, X6 in `ExecutorTaskRules.swift`). The kit's own tasks run on a thread pool of its own, so no
 /// check needs the global cooperative pool, which the test runner's threads may be blocking.
 public enum ExecutorSubjectRules {
-    public static let all: [ExecutorRule] = [
+    public static let all: [ExecutorSubjectRule] = [
         exclusion, fifo, neverInsideEnqueue, isolation, preferenceInherited, immediateStartsInline,
     ]
 
-    public static func rule(_ id: String) -> ExecutorRule? { all.first { $0.id == id } }
+    public static func rule(_ id: RuleID) -> ExecutorSubjectRule? { all.first { $0.id == id } }
 
     /// The family as the reports show it, with what `bench conformance` found (`results`) on `subjects`.
     public static func family(
-        rules: [ExecutorRule] = all, subjects: [ExecutorSubject] = [], results: [RuleResult] = []
+        rules: [ExecutorSubjectRule] = all, subjects: [ExecutorSubject] = [], results: [RuleResult] = []
     ) -> SubjectFamily {
         SubjectFamily(
             code: "X", title: "Executors (any SerialExecutor or TaskExecutor)",
@@ -31,8 +37,8 @@ public enum ExecutorSubjectRules {
             rules: rules.map(\.text), subjects: subjects.map(\.name), results: results)
     }
 
-    static let exclusion = ExecutorRule(
-        id: "X1",
+    static let exclusion = ExecutorSubjectRule(
+        id: .x1,
         evidence: .mixed(
             forced: "2 rounds in which a running job waits for the other actor's job to start", trials: 800,
             trial: "actor calls from 4 tasks that might find another job inside"),
@@ -96,8 +102,8 @@ public enum ExecutorSubjectRules {
         return ""
     }
 
-    static let fifo = ExecutorRule(
-        id: "X2",
+    static let fifo = ExecutorSubjectRule(
+        id: .x2,
         statement:
             "Jobs enqueued from one thread run in the order they were enqueued: 200 tasks started in order by one job of an actor on the executor, each isolated to that actor, run in that order.",
         why:
@@ -127,8 +133,8 @@ public enum ExecutorSubjectRules {
         return ""
     }
 
-    static let neverInsideEnqueue = ExecutorRule(
-        id: "X3",
+    static let neverInsideEnqueue = ExecutorSubjectRule(
+        id: .x3,
         statement:
             "A job never runs inside the enqueue call that submitted it: 100 tasks started on the executor (from one of its actors' jobs, or as a task preference) each run only after their start returned.",
         why:
@@ -175,8 +181,8 @@ public enum ExecutorSubjectRules {
         return ""
     }
 
-    static let isolation = ExecutorRule(
-        id: "X4",
+    static let isolation = ExecutorSubjectRule(
+        id: .x4,
         statement:
             "The executor says it isolates exactly where it does: isIsolatingCurrentContext() is true (or nil: cannot tell) inside a job of one of its actors, where assumeIsolated holds, and never true on a thread of the kit's or inside another executor's job.",
         why:

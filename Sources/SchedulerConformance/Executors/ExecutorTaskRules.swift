@@ -10,8 +10,8 @@ import SchedulerKit
 /// `Task.immediate` (SE-0472) decides what runs before the caller goes on. Both are the runtime's rules, but they hold
 /// only if the executor runs its jobs itself, on its own threads, and never inside `enqueue`.
 extension ExecutorSubjectRules {
-    static let preferenceInherited = ExecutorRule(
-        id: "X5",
+    static let preferenceInherited = ExecutorSubjectRule(
+        id: .x5,
         statement:
             "A task that prefers the executor runs its nonisolated code there, before and after a suspension, and so do its child tasks (async let, task group) and the methods of default actors it calls; an actor with an executor of its own runs its methods there instead, and the task comes back to the preferred executor after.",
         why:
@@ -69,8 +69,8 @@ extension ExecutorSubjectRules {
             : ""
     }
 
-    static let immediateStartsInline = ExecutorRule(
-        id: "X6",
+    static let immediateStartsInline = ExecutorSubjectRule(
+        id: .x6,
         statement:
             "Task.immediate, started inside a job of one of the executor's actors and isolated to that actor, runs up to its first suspension before it returns, on the same thread; the rest runs later as a job of the executor, never while the starting job still runs, though that job waits 300 ms for it (3 rounds).",
         why:

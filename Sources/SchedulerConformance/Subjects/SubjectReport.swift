@@ -16,7 +16,7 @@ public struct SubjectFamily: Sendable {
 
     /// A rule on a subject, with why it fails there by design.
     public struct Key: Sendable {
-        public var rule: String
+        public var rule: RuleID
         public var subject: String
         public var reason: String
     }

@@ -8,7 +8,7 @@ import SchedulerKit
 /// since what they judge is Swift concurrency's.
 public struct SubjectRule<UnderTest: Sendable, Kind>: Sendable, Identifiable, CustomStringConvertible
 where Kind: Hashable & Sendable & CaseIterable & RawRepresentable, Kind.RawValue == String {
-    public let id: String
+    public let id: RuleID
     /// Whether a pass is forced or observed, and over how many trials (``RuleEvidence``).
     public let evidence: RuleEvidence
     /// One sentence: what a conforming subject guarantees.
@@ -23,7 +23,7 @@ where Kind: Hashable & Sendable & CaseIterable & RawRepresentable, Kind.RawValue
     let check: @Sendable (UnderTest) async throws -> String
 
     init(
-        id: String, evidence: RuleEvidence = .forced, statement: String, why: String, catches: String,
+        id: RuleID, evidence: RuleEvidence = .forced, statement: String, why: String, catches: String,
         kinds: Set<Kind> = Set(Kind.allCases), check: @escaping @Sendable (UnderTest) async throws -> String
     ) {
         self.id = id
@@ -35,7 +35,7 @@ where Kind: Hashable & Sendable & CaseIterable & RawRepresentable, Kind.RawValue
         self.check = check
     }
 
-    public var description: String { id }
+    public var description: String { id.rawValue }
 
     public func applies(to subjectKinds: Set<Kind>) -> Bool { !kinds.isDisjoint(with: subjectKinds) }
 
@@ -54,7 +54,7 @@ where Kind: Hashable & Sendable & CaseIterable & RawRepresentable, Kind.RawValue
     /// has ``RuleDeadline/standard`` (scaled) to finish, as a scheduler rule has: past it the rule fails as not
     /// finished, and `tearDown` is left to the abandoned check, which may still be using the subject.
     func judge(
-        _ underTest: UnderTest, kinds subjectKinds: Set<Kind>, subject: String, declarations: [String: String],
+        _ underTest: UnderTest, kinds subjectKinds: Set<Kind>, subject: String, declarations: [RuleID: String],
         tearDown: @escaping @Sendable () -> Void = {}
     ) async -> RuleResult {
         let started = ContinuousClock.now
@@ -73,7 +73,7 @@ where Kind: Hashable & Sendable & CaseIterable & RawRepresentable, Kind.RawValue
 
 /// A rule as the reports print it.
 public struct RuleText: Sendable {
-    public let id: String
+    public let id: RuleID
     public let statement: String
     public let why: String
     public let catches: String

@@ -6,29 +6,30 @@ import SchedulerKit
 // measures it (`Backend.subject`), in its tests and its executable alike.
 
 extension ConformanceBackend {
-    /// Compared with raw `DispatchQueue.async`, the primitive it wraps (`wraps`).
+    /// A serial scheduler over a private `DispatchQueue`.
     public static let queueScheduler = ConformanceBackend(
         id: "queue-scheduler", name: "QueueScheduler",
         summary: "QueueScheduler: a private serial DispatchQueue with a truthful cancel",
-        traits: QueueScheduler.traits, wraps: "raw-dispatch"
+        traits: QueueScheduler.traits
     ) { _ in
         ConformanceSession(makeNamedScheduler: { QueueScheduler(name: $0) })
     }
 
-    /// A virtual-time scheduler of the package's own, compared with SchedulerKit's `TestScheduler`. The kit drives it
-    /// through its `VirtualTimeDriver` conformance, and so does the bench in every workload that drains.
+    /// A virtual-time scheduler of the package's own. The kit drives it through its `VirtualTimeDriver` conformance,
+    /// and so does the bench in every workload that drains.
     public static let stepScheduler = ConformanceBackend(
         id: "step-scheduler", name: "StepScheduler", summary: "StepScheduler: virtual time in an array, in due order",
-        traits: StepScheduler.traits, wraps: "test"
+        traits: StepScheduler.traits
     ) { _ in
         ConformanceSession(makeNamedScheduler: { StepScheduler(name: $0) })
     }
 }
 
 extension Backend {
-    /// The bench's lanes: the same descriptions, not second ones.
-    public static let queueScheduler = Backend.subject(.queueScheduler)
-    public static let stepScheduler = Backend.subject(.stepScheduler)
+    /// The bench's lanes: the same descriptions, not second ones, each reported beside what it wraps or stands in
+    /// for (a bench lane's id, typed): raw `DispatchQueue.async`, and SchedulerKit's `TestScheduler`.
+    public static let queueScheduler = Backend.subject(.queueScheduler, harness: BenchHarness(wraps: .rawDispatch))
+    public static let stepScheduler = Backend.subject(.stepScheduler, harness: BenchHarness(wraps: .testScheduler))
 }
 
 extension BackendID {

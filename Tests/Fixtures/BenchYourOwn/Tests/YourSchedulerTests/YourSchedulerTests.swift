@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test(arguments: ExecutorSubjectRules.all)
-    func executorKeepsTheRule(_ rule: ExecutorRule) async {
+    func executorKeepsTheRule(_ rule: ExecutorSubjectRule) async {
         let result = await ExecutorSubject.serialQueueExecutor.evaluate(rule)
         #expect(!result.outcome.isFailure, "\(result)")
         #expect(

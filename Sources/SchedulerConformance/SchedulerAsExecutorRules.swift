@@ -6,7 +6,7 @@ import SchedulerKit
 /// task's `TaskExecutor` (``SchedulerTaskExecutor``). Tasks are started with a task executor over the scheduler as
 /// their preference, so no check needs the global cooperative pool (which the test runner's own threads may be
 /// blocking).
-enum ExecutorRules {
+enum SchedulerAsExecutorRules {
     /// E3's jobs, enqueued from one thread.
     static let enqueuedJobs = 1_000
 
@@ -35,7 +35,7 @@ enum ExecutorRules {
     }
 
     static let exclusion = ConformanceRule(
-        id: "E1", family: .executor,
+        id: .e1, family: .executor,
         evidence: .mixed(
             forced: "the scheduler current in every job", trials: 3_000,
             trial: "jobs of 4 tasks and calls into one actor that might overlap"),
@@ -88,7 +88,7 @@ enum ExecutorRules {
     }
 
     static let isolation = ConformanceRule(
-        id: "E2", family: .executor,
+        id: .e2, family: .executor,
         statement:
             "The executor reports the actor's isolation inside the scheduler's tasks (so assumeIsolated and preconditionIsolated hold there) and denies it everywhere else.",
         why:
@@ -121,7 +121,7 @@ enum ExecutorRules {
     }
 
     static let fifoPerEnqueuer = ConformanceRule(
-        id: "E3", family: .executor,
+        id: .e3, family: .executor,
         evidence: .observed(trials: enqueuedJobs, trial: "jobs enqueued from one thread that might run out of order"),
         statement: "Jobs enqueued on the executor from one thread run in the order they were enqueued.",
         why: "Jobs enqueued from one thread, an actor's calls from one task, must run in the order they were enqueued.",
@@ -148,7 +148,7 @@ enum ExecutorRules {
     }
 
     static let released = ConformanceRule(
-        id: "E4", family: .executor,
+        id: .e4, family: .executor,
         statement: "The executor, and the scheduler it holds, are released once the last actor using it is.",
         why: "Actors come and go; their executors must not outlive them.",
         catches: "A scheduler retained by its own executor (a cycle).",
