@@ -127,7 +127,7 @@ final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
     /// A job's task by its number; other work (a job of no task, a closure, a tick) counts as a task of its own.
     private func number(of item: ReadyList.Item) -> Int {
         count += 1
-        switch item.work.carried {
+        switch item.carried {
         case .actorJob(let task) where task != 0, .taskJob(let task) where task != 0:
             if let number = numbers[task] {
                 count -= 1

@@ -153,7 +153,7 @@ final class ExplorationRunner: Sendable {
             if scheduler.perform(entry) {
                 outcome.trace.record(
                     .step(
-                        step, task: entry.note, what: Self.what(entry.work), chosen: entry.rank, of: entry.of,
+                        step, task: entry.note, what: Self.what(entry), chosen: entry.rank, of: entry.of,
                         outside: shown))
             } else {
                 outcome.trace.record(.skipped(step, task: entry.note))
@@ -161,12 +161,12 @@ final class ExplorationRunner: Sendable {
         }
     }
 
-    private static func what(_ work: VirtualWork) -> ScheduleTrace.What {
-        if work.isTick { return .tick }
-        switch work.carried {
+    private static func what(_ taken: VirtualTimeEngine.Taken) -> ScheduleTrace.What {
+        if taken.work.isTick { return .tick }
+        switch taken.carried {
         case .taskJob: return .task
         case .actorJob: return .actor
-        case .closure: return work.isTimed ? .timer : .work
+        case .closure: return taken.work.isTimed ? .timer : .work
         }
     }
 }

@@ -12,6 +12,8 @@
         public let deadline: SchedulerTime
         public let sequence: UInt64
         public let work: VirtualWork
+        /// What carried the work, and its task's id, read when it was queued (a job can be read only until it runs).
+        public let carried: ScheduledWork.Carried
         /// The strategy's own number for the entry (the explorer's task number), 0 until it sets one.
         public var note = 0
     }

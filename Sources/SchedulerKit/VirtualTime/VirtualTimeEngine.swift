@@ -38,6 +38,9 @@
         var ready: ReadyList?
         /// Where work scheduled from outside the driving thread came from, by sequence number.
         var origins: [UInt64: String] = [:]
+        /// What carried work that waits in `timers` while a strategy chooses, when it was a job (by sequence number):
+        /// kept aside so that an entry of the timers stays one word (a job is in practice always due at once).
+        var carriedLater: [UInt64: ScheduledWork.Carried] = [:]
         /// Entries taken, counted from 1 (a strategy's step).
         var steps = 0
     }
@@ -47,6 +50,8 @@
         public let deadline: SchedulerTime
         public let sequence: UInt64
         public let work: VirtualWork
+        /// What carried the work (a job of which task), where a strategy chooses; `.closure` otherwise.
+        public let carried: ScheduledWork.Carried
         /// The chosen entry's rank among the `of` ready ones (0 of 1 in first-in-first-out order).
         public let rank: Int
         public let of: Int
@@ -89,11 +94,11 @@
     /// Queues one-shot work due at `deadline` (the current `now` if that is earlier).
     public func schedule(_ task: ScheduledWork, at deadline: SchedulerTime, timed: Bool, origin: String? = nil) {
         let carried = chooser == nil ? ScheduledWork.Carried.closure : task.carried
-        let work = VirtualWork.once(task, timed: timed, carried: carried)
+        let work = VirtualWork.once(task, timed: timed)
         state.withLock { state in
             let sequence = state.timers.takeSequence()
             if let origin { state.origins[sequence] = origin }
-            state.insert(work, at: max(deadline, state.now), sequence: sequence)
+            state.insert(work, at: max(deadline, state.now), sequence: sequence, carried: carried)
             state.timers.purgeIfGrown(\.isDead) { $0.release() }
         }
     }
@@ -102,7 +107,7 @@
     public func scheduleRepeating(_ work: RepeatingWork, at start: SchedulerTime, every interval: Duration) {
         state.withLock { state in
             let tick = VirtualTick(work: work, interval: interval, sequence: state.timers.takeSequence())
-            state.insert(.tick(tick), at: max(start, state.now), sequence: tick.sequence)
+            state.insert(.tick(tick), at: max(start, state.now), sequence: tick.sequence, carried: .closure)
         }
     }
 
@@ -176,7 +181,8 @@
                 state.now = max(state.now, entry.deadline)
                 state.steps += 1
                 return Taken(
-                    deadline: entry.deadline, sequence: entry.sequence, work: entry.payload, rank: 0, of: 1, note: 0,
+                    deadline: entry.deadline, sequence: entry.sequence, work: entry.payload, carried: .closure, rank: 0,
+                    of: 1, note: 0,
                     origin: state.origins.isEmpty ? nil : state.origins.removeValue(forKey: entry.sequence))
             }
             state.ready = nil  // held here alone while it changes, so it is not copied
@@ -184,19 +190,18 @@
             if ready.isEmpty {
                 guard let entry = state.popLive(dueBy: limit) else { return nil }
                 state.now = max(state.now, entry.deadline)
-                ready.append(ReadyList.Item(deadline: entry.deadline, sequence: entry.sequence, work: entry.payload))
+                ready.append(state.readyItem(entry))
             }
             // Everything due by now becomes ready, in (due, submission) order, after what already was.
-            while let entry = state.timers.popDue(at: state.now) {
-                ready.append(ReadyList.Item(deadline: entry.deadline, sequence: entry.sequence, work: entry.payload))
-            }
+            while let entry = state.timers.popDue(at: state.now) { ready.append(state.readyItem(entry)) }
             state.steps += 1
             let position = chooser!.choose(in: &ready, step: state.steps)
             let rank = ready.rank(ofPosition: position)
             let of = ready.count
             let item = ready.take(at: position)
             return Taken(
-                deadline: item.deadline, sequence: item.sequence, work: item.work, rank: rank, of: of, note: item.note,
+                deadline: item.deadline, sequence: item.sequence, work: item.work, carried: item.carried, rank: rank,
+                of: of, note: item.note,
                 origin: state.origins.isEmpty ? nil : state.origins.removeValue(forKey: item.sequence))
         }
     }
@@ -206,6 +211,9 @@
         perform(taken.work, due: taken.deadline, owner: owner)
     }
 
+    /// Inlined into the loops that call it: a call per task was 17 of the ~420 instructions a virtual task costs to
+    /// run (callgrind, `bench check`).
+    @inline(__always)
     private func perform(_ work: VirtualWork, due: SchedulerTime, owner: some Scheduler) -> Bool {
         switch work.take() {
         case .once(let task):
@@ -219,14 +227,17 @@
 
     private func rearm(_ tick: VirtualTick, after deadline: SchedulerTime) {
         let next = deadline.advanced(by: tick.interval, argument: "interval")
-        state.withLock { $0.insert(.tick(tick), at: max(next, $0.now), sequence: tick.sequence) }
+        state.withLock { $0.insert(.tick(tick), at: max(next, $0.now), sequence: tick.sequence, carried: .closure) }
     }
 
     /// Drops everything queued, cancelling it, and says how many entries there were: the end of a schedule, where a
     /// job left unrun leaves its task suspended for good.
     public func dropPending() -> Int {
         let (timers, ready) = state.withLock { state in
-            defer { state.origins.removeAll() }
+            defer {
+                state.origins.removeAll()
+                state.carriedLater.removeAll()
+            }
             return (state.timers.removeAll(), state.ready?.removeAll() ?? [])
         }
         for entry in timers { entry.cancelAndRelease() }
@@ -271,12 +282,20 @@
 
 extension VirtualTimeEngine.State {
     /// Queues `work` with the sequence already taken: ready at once when a strategy chooses and it is due now.
-    mutating func insert(_ work: VirtualWork, at due: SchedulerTime, sequence: UInt64) {
+    mutating func insert(_ work: VirtualWork, at due: SchedulerTime, sequence: UInt64, carried: ScheduledWork.Carried) {
         if ready != nil, due <= now {
-            ready!.append(ReadyList.Item(deadline: due, sequence: sequence, work: work))
+            ready!.append(ReadyList.Item(deadline: due, sequence: sequence, work: work, carried: carried))
         } else {
+            if carried != .closure { carriedLater[sequence] = carried }
             timers.insert(work, at: due, sequence: sequence)
         }
+    }
+
+    /// An entry of the timers as it becomes ready.
+    mutating func readyItem(_ entry: TimerQueue<VirtualWork>.Entry) -> ReadyList.Item {
+        let carried = carriedLater.isEmpty ? nil : carriedLater.removeValue(forKey: entry.sequence)
+        return ReadyList.Item(
+            deadline: entry.deadline, sequence: entry.sequence, work: entry.payload, carried: carried ?? .closure)
     }
 
     /// The earliest live entry of the timers if it is due by `limit`; cancelled ones met first are dropped, so
@@ -285,6 +304,7 @@ extension VirtualTimeEngine.State {
         while let entry = timers.popDue(at: limit) {
             guard entry.payload.isDead else { return entry }
             origins.removeValue(forKey: entry.sequence)
+            carriedLater.removeValue(forKey: entry.sequence)
             entry.payload.release()
         }
         return nil

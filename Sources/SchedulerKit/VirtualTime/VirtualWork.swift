@@ -1,50 +1,22 @@
 /// One queued entry of a virtual-time engine: a one-shot task or a repeating tick, as one unmanaged reference with
-/// tag bits, so that the queue moves plain bits without reference counting or value witnesses; and what its owner
-/// knows of it (the explorer: which task's job it carries).
+/// tag bits, so that the queue moves one word of plain bits without reference counting or value witnesses.
 ///
-/// Ownership: the queue holds one retain per entry, taken by ``once(_:timed:carried:)`` or `tick(_:)` and given back
+/// Ownership: the queue holds one retain per entry, taken by `once(_:timed:)` or `tick(_:)` and given back
 /// exactly once, by `take()` when the entry is popped, or by `release()` when a purge or the engine's end drops it.
 @_spi(Explorer) public struct VirtualWork {
     private let bits: UInt
-    /// What carried the work and its task's id, read when it was queued (a job can be read only until it runs): the
-    /// kind in the top two bits, the id below (task ids count up from 1 and never come near 2⁶²). One word, so an
-    /// entry of the timer queue stays four words.
-    private let mark: UInt64
-    private static let kindShift: UInt64 = 62
-
-    /// What carried the work, and its task's id.
-    public var carried: ScheduledWork.Carried {
-        let task = mark & ((1 << Self.kindShift) - 1)
-        switch mark >> Self.kindShift {
-        case 1: return .actorJob(task: task)
-        case 2: return .taskJob(task: task)
-        default: return .closure
-        }
-    }
-
-    private init(bits: UInt, carried: ScheduledWork.Carried) {
-        self.bits = bits
-        switch carried {
-        case .closure: mark = 0
-        case .actorJob(let task): mark = 1 << Self.kindShift | task & ((1 << Self.kindShift) - 1)
-        case .taskJob(let task): mark = 2 << Self.kindShift | task & ((1 << Self.kindShift) - 1)
-        }
-    }
-
     /// Set for a repeating tick; heap objects are at least 8-byte aligned, so the low three bits are free.
     private static let tickTag: UInt = 1
     /// Set for one-shot work scheduled for a deadline (a sleeper's wake-up) rather than for now.
     private static let timedTag: UInt = 2
     private static let tags: UInt = 3
 
-    static func once(_ task: ScheduledWork, timed: Bool, carried: ScheduledWork.Carried = .closure) -> VirtualWork {
-        VirtualWork(
-            bits: UInt(bitPattern: Unmanaged.passRetained(task).toOpaque()) | (timed ? timedTag : 0),
-            carried: carried)
+    static func once(_ task: ScheduledWork, timed: Bool) -> VirtualWork {
+        VirtualWork(bits: UInt(bitPattern: Unmanaged.passRetained(task).toOpaque()) | (timed ? timedTag : 0))
     }
 
     static func tick(_ tick: VirtualTick) -> VirtualWork {
-        VirtualWork(bits: UInt(bitPattern: Unmanaged.passRetained(tick).toOpaque()) | tickTag, carried: .closure)
+        VirtualWork(bits: UInt(bitPattern: Unmanaged.passRetained(tick).toOpaque()) | tickTag)
     }
 
     enum Owned {
