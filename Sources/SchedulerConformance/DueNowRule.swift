@@ -26,10 +26,20 @@ extension TimeRules {
                 }
             }
         }
-        try context.waitUntil("\(count) tasks", on: scheduler) { order.value.count == count }
+        let kinds = ["plain", "due now", "due in the past"]
+        do {
+            try context.waitUntil("\(count) tasks", on: scheduler) { order.value.count == count }
+        } catch let failure as RuleFailure {
+            // Name what never ran, so a lost task reads as one, not as slowness.
+            let ran = Set(order.value)
+            let missing = (0..<count).filter { !ran.contains($0) }
+            let named = missing.prefix(5).map { "\($0) (\(kinds[$0 % 3]))" }.joined(separator: ", ")
+            throw RuleFailure(
+                "\(failure.detail); \(ran.count) of \(count) ran, never: \(named)"
+                    + (missing.count > 5 ? " and \(missing.count - 5) more" : ""))
+        }
         let ran = order.value
         if let bad = ran.indices.first(where: { ran[$0] != $0 }) {
-            let kinds = ["plain", "due now", "due in the past"]
             throw RuleFailure("task \(ran[bad]) (\(kinds[ran[bad] % 3])) ran in place \(bad) of \(count)")
         }
         guard !context.backend.traits.contains(.virtualTime) else { return "" }

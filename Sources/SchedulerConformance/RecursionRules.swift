@@ -53,8 +53,13 @@ enum RecursionRules {
             guard probe.sample() else { return grew.store(true, ordering: .releasing) }
             if done.increment() < steps { reschedule() }
         }
-        try context.waitUntil("\(grouped(steps)) recursive steps", on: scheduler, timeout: .seconds(120)) {
-            done.value >= steps || grew.load(ordering: .acquiring)
+        do {
+            try context.waitUntil("\(grouped(steps)) recursive steps", on: scheduler, timeout: .seconds(120)) {
+                done.value >= steps || grew.load(ordering: .acquiring)
+            }
+        } catch let failure as RuleFailure {
+            // How far the chain got tells a stall (it stopped) from slowness (it was still going).
+            throw RuleFailure("\(failure.detail); \(grouped(done.value)) of \(grouped(steps)) had run")
         }
         try require(
             !grew.load(ordering: .acquiring),

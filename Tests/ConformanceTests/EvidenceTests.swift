@@ -40,5 +40,18 @@ extension Conformance {
             #expect(RuleEvidence.forced.passNote.isEmpty && RuleEvidence.forced.oneInAtLeast == nil)
             #expect(evidence.summary == "observed: 240 000 races")
         }
+
+        /// A verdict describes what ran: a scheduler that loses one task fails T3 with that task named (its index
+        /// and kind), and how many of the tasks ran.
+        @Test("T3 names the task that never ran")
+        func aLostTaskIsNamed() {
+            let backend = ConformanceBackend(name: "TaskLosing", pendingWorkOnRelease: .dropped) {
+                TaskLosingVirtualScheduler()
+            }
+            let result = backend.evaluate(ConformanceRules.rule(.t3)!)
+            // The outer task is the first given; the lost 151st is task 149 of the 300, one "due in the past".
+            #expect(result.outcome.isFailure, "\(result)")
+            #expect(result.outcome.detail.contains("299 of 300 ran, never: 149 (due in the past)"), "\(result)")
+        }
     }
 }
