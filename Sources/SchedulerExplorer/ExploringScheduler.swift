@@ -121,9 +121,12 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
     /// for good, which is what a failed schedule leaves behind.
     func dropPending() -> Int { engine.dropPending() }
 
-    /// "the main thread", "thread 'name'", or "an unnamed thread".
+    /// "the main thread", "a main-actor job (the main queue)", "thread 'name'", or "an unnamed thread".
     static func describeThisThread() -> String {
         if Thread.isMainThread { return "the main thread" }
+        // On Linux the main actor's jobs run on the main queue, drained by a Dispatch worker whose thread name says
+        // nothing of it ("-qos.overcommit"): the queue's own mark does.
+        if MainQueueMark.isCurrent { return "a main-actor job (the main queue)" }
         let name = threadName()
         return name.isEmpty ? "an unnamed thread" : "thread '\(name)'"
     }
@@ -145,4 +148,16 @@ private func threadName() -> String {
 /// Executors over the scheduler hand it their jobs in their nodes, so that a job's task can be told (SPI).
 @_spi(Bench) extension ExploringScheduler: NodeScheduler {
     public func enqueue(node: ScheduledWork) { add(node, at: .zero, timed: false) }
+}
+
+/// A mark on Dispatch's main queue, so that work enqueued from a main-actor job can be named as such.
+private enum MainQueueMark {
+    static let key = DispatchSpecificKey<Bool>()
+    private static let placed: Void = DispatchQueue.main.setSpecific(key: key, value: true)
+
+    /// Whether the calling code runs on the main queue (the main actor's, on Linux).
+    static var isCurrent: Bool {
+        _ = placed
+        return DispatchQueue.getSpecific(key: key) == true
+    }
 }

@@ -115,3 +115,23 @@ private actor Counter {
         ranOn = Schedulers.current
     }
 }
+
+/// The main actor reaches no hook on Swift 6.3: its hop back into the exploration arrives from outside, and is named
+/// by what it is, not by the Dispatch worker's thread name.
+@Suite struct MainActorNamingTests {
+    @Test func aMainActorHopIsNamedAsOne() async throws {
+        let report = await explore(schedules: 1, settings: ExplorationSettings(outsideWait: .seconds(60))) { _ in
+            await MainActor.run {}
+        }
+        guard case .outside(let place) = try #require(report.failure).kind else {
+            Issue.record("not refused as outside: \(report)")
+            return
+        }
+        print("a main-actor hop arrived from: \(place)")
+        #if os(Linux)
+            #expect(place == "a main-actor job (the main queue)")
+        #else
+            #expect(place == "the main thread" || place == "a main-actor job (the main queue)", "\(place)")
+        #endif
+    }
+}
