@@ -18,6 +18,50 @@ import Testing
     }
 }
 
+/// Docs/Exploring.md, "Code that sleeps": a retry with back-off that takes its clock, so the exploration's virtual
+/// clock drives it (a minute of back-off costs nothing, and each wake-up is a job the strategy orders).
+@Suite struct ClockTakingSnippet {
+    @Test func aRetryThatTakesItsClockRunsInsideTheExploration() async {
+        let report = await explore(schedules: 50, strategy: .random) { exploration in
+            let fetcher = Fetcher(clock: exploration.clock, failuresBeforeSuccess: 3)
+            let value = try await fetcher.fetch()
+            try check(value == 42, "fetched \(value)")
+        }
+        #expect(report.failure == nil, "\(report)")
+    }
+}
+
+// snippet: a clock taken, not reached for
+/// Retries with back-off. It sleeps on the clock it is given: `ContinuousClock()` in the app, `exploration.clock` in a
+/// test, where virtual time drives the sleeps and the strategy orders the wake-ups.
+actor Fetcher {
+    private let clock: any Clock<Duration>
+    private var failuresLeft: Int
+
+    init(clock: any Clock<Duration>, failuresBeforeSuccess: Int) {
+        self.clock = clock
+        self.failuresLeft = failuresBeforeSuccess
+    }
+
+    func fetch() async throws -> Int {
+        var backOff = Duration.seconds(1)
+        while true {
+            if let value = attempt() { return value }
+            try await clock.sleep(for: backOff)
+            backOff *= 2
+        }
+    }
+
+    private func attempt() -> Int? {
+        guard failuresLeft == 0 else {
+            failuresLeft -= 1
+            return nil
+        }
+        return 42
+    }
+}
+// snippet end
+
 private actor Account {
     private(set) var balance: Int
     init(balance: Int) { self.balance = balance }
