@@ -33,9 +33,22 @@ all_schedulers=(ImmediateScheduler SubscriptionScheduler DispatchQueueScheduler 
     ThreadPoolConcurrentScheduler "OperationQueueScheduler (width 2)" "OperationQueueScheduler (caller's queue)")
 kit_clocks=("SchedulerClock(Dispatch)" "SchedulerClock(ThreadPool)" "SchedulerClock(TestScheduler)")
 kit_executors=("SchedulerExecutor(Dispatch)" "SchedulerExecutor(ThreadPool)" "SchedulerTaskExecutor(ThreadPool)")
-# The subjects built over each source file, one per line: a mutant is judged on these.
+# The exploring scheduler is judged through the clocks and executors built over it.
+explorer_subjects=("SchedulerClock(ExploringScheduler, first-in-first-out)" "SchedulerClock(ExploringScheduler, random)"
+    "SchedulerExecutor(ExploringScheduler, first-in-first-out)" "SchedulerTaskExecutor(ExploringScheduler, first-in-first-out)"
+    "SchedulerExecutor(ExploringScheduler, random)" "SchedulerTaskExecutor(ExploringScheduler, random)")
+nio_subjects=(EventLoopScheduler NIOThreadPoolScheduler "NIO EventLoop.executor" "NIOAsyncTestingEventLoop.executor")
+combine_subjects=("Combine DispatchQueue" "Combine OperationQueue" "Combine RunLoop" "Combine ImmediateScheduler")
+# The subjects built over each source file (its path under Sources/), one per line: a mutant is judged on these.
 subject_lines() {
     case "$1" in
+    SchedulerKitNIO/*) printf '%s\n' "${nio_subjects[@]}" ;;
+    SchedulerKitCombine/*) printf '%s\n' "${combine_subjects[@]}" ;;
+    SchedulerExplorer/* | SchedulerKit/GlobalExecutor/*) printf '%s\n' "${explorer_subjects[@]}" ;;
+    SchedulerKit/VirtualTime/TestScheduler.swift) printf '%s\n' TestScheduler "SchedulerClock(TestScheduler)" ;;
+    SchedulerKit/VirtualTime/*)
+        printf '%s\n' TestScheduler "SchedulerClock(TestScheduler)" "${explorer_subjects[@]}" ;;
+    */*) subject_lines "$(basename "$1")" ;;
     ImmediateScheduler.swift) printf '%s\n' ImmediateScheduler SubscriptionScheduler ;;
     SubscriptionScheduler.swift) printf '%s\n' SubscriptionScheduler ;;
     MainThreadScheduler.swift) printf '%s\n' MainThreadScheduler ;;
@@ -83,7 +96,7 @@ killed=0 survived=0 stillborn=0 stale=0
 for patch in "${patches[@]}"; do
     name=$(basename "$patch" .patch)
     if grep -q "^$name	" "$results"; then continue; fi
-    file=$(basename "$(sed -n 's|^+++ b/||p' "$patch" | head -1)")
+    file=$(sed -n 's|^+++ b/Sources/||p' "$patch" | head -1)
     # One baseline per set of subjects, kept across resumed passes of the same commit.
     scope=$(subject_lines "$file" | cksum | cut -d' ' -f1)
     baseline=$work/baseline-${commit:0:7}-$scope

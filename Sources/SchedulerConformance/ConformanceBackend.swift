@@ -62,7 +62,7 @@ public struct SessionPlan: Sendable {
 /// conformance kit, the bench's lanes, its reports and the generated `Docs/Catalog.md` all read these entries;
 /// nothing else names a scheduler (`Docs/WritingAScheduler.md`, "Adding a scheduler"). What the bench measures it
 /// beside (the primitive it wraps) is the bench's to say, with the bench's own ids (`BenchHarness`).
-public struct ConformanceBackend: Sendable, CustomStringConvertible {
+public struct ConformanceBackend: ConformanceSubject {
     /// The catalog id: short, lower-case, the `backend` column of the bench's CSV files (e.g. `threadpool`).
     public let id: String
     /// The name in the conformance matrix (e.g. `ThreadPoolScheduler`).
@@ -127,45 +127,13 @@ public struct ConformanceBackend: Sendable, CustomStringConvertible {
     /// A fresh session for `plan`: the caller closes it when done.
     public func session(_ plan: SessionPlan) -> ConformanceSession { openSession(plan) }
 
-    public var description: String { name }
-
-    /// Declared first (a declaration is never hidden), then not-applicable by traits, else (nil) the check runs.
-    public func outcomeWithoutRunning(_ rule: ConformanceRule) -> RuleOutcome? {
-        RuleJudgement.settled(declaration: declarations[rule.id], applies: rule.applies(to: traits))
-    }
+    public var kind: SubjectKind { .scheduler(traits) }
+    public var checkTarget: CheckTarget { CheckTarget(.scheduler(self), hangs: hangs) }
 
     /// Runs `rule` on a fresh session of this backend (or reports why it does not run), within the rule's deadline
-    /// or `deadline` (``RuleDeadline``): a check that does not finish in time fails as not finished.
+    /// or `deadline` (``RuleDeadline``): a check that does not finish in time fails as not finished. Blocks the
+    /// calling thread (``ConformanceSubject/judge(_:deadline:)``).
     public func evaluate(_ rule: ConformanceRule, deadline: Duration? = nil) -> RuleResult {
-        let started = ContinuousClock.now
-        if let settled = outcomeWithoutRunning(rule) {
-            return RuleJudgement.result(rule.id, on: name, settled, since: started)
-        }
-        let watch = CheckWatch()
-        let deadline = deadline ?? rule.deadline
-        let observed = ObservedTrials(deadline: RuleDeadline.scaled(deadline))
-        let outcome = RuleDeadline.run(rule.id, deadline: deadline, watch: watch, hangs: hangs) { [self] in
-            let session = openSession(.conformance)
-            defer { session.tearDown() }
-            let context = ConformanceContext(backend: self, session: session, watch: watch, observed: observed)
-            return RuleJudgement.outcome(evidence: rule.evidence, observed: observed) { try rule.check(context) }
-        }
-        return RuleJudgement.result(
-            rule.id, on: name, outcome, since: started, trials: observed.count ?? rule.evidence.trials)
-    }
-}
-
-extension Sequence where Element == ConformanceBackend {
-    /// Why `result` is a failure by design (its backend's `expectedFailures` names the rule), or nil: a failed
-    /// result with no reason here is a regression.
-    public func designReason(for result: RuleResult) -> String? {
-        guard result.outcome.isFailure else { return nil }
-        return expectedFailureReason(for: result)
-    }
-
-    /// Why `result`'s backend may fail its rule by design, whatever the outcome of this run: some such failures
-    /// depend on timing and do not show in every run, and a report says so rather than show a plain pass.
-    public func expectedFailureReason(for result: RuleResult) -> String? {
-        first { $0.name == result.backendName }?.expectedFailures[result.ruleID]
+        judge(rule, deadline: deadline)
     }
 }

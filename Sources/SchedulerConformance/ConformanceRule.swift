@@ -1,7 +1,8 @@
 import Foundation
 import SchedulerKit
 
-/// The rule families of the conformance kit (`Docs/Rules.md`), in report order.
+/// The rule families of the conformance kit (`Docs/Rules.md`), in report order: the scheduler families, then the
+/// clocks' and the executors'.
 public enum RuleFamily: String, CaseIterable, Sendable {
     case serial = "S"
     case cancellation = "C"
@@ -12,6 +13,8 @@ public enum RuleFamily: String, CaseIterable, Sendable {
     case lifecycle = "L"
     case executor = "E"
     case parallelism = "P"
+    case clock = "CL"
+    case executorSubject = "X"
 
     public var title: String {
         switch self {
@@ -24,34 +27,37 @@ public enum RuleFamily: String, CaseIterable, Sendable {
         case .lifecycle: "Lifecycle"
         case .executor: "Executors (actors and tasks on a scheduler)"
         case .parallelism: "Parallelism (concurrent schedulers)"
+        case .clock: "Clocks (any Swift Clock, real or virtual)"
+        case .executorSubject: "Executors (any SerialExecutor or TaskExecutor)"
         }
     }
 }
 
-/// One numbered promise a scheduler can keep, with the check that tests it through the public protocols only.
+/// One numbered promise a subject can keep (a scheduler, a clock, an executor: ``ConformanceSubject``), with the check
+/// that tests it through the subject's public API only. Every family is this one type: a scheduler rule's check is
+/// blocking and reads a ``ConformanceContext``; a clock's or an executor's is `async`, since what it judges is Swift
+/// concurrency's (``clock(id:evidence:statement:why:catches:kinds:deadline:check:)``,
+/// ``executor(id:evidence:statement:why:catches:kinds:deadline:check:)``).
 public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
     public let id: RuleID
     public let family: RuleFamily
     /// Whether a pass is forced or observed, and over how many trials (``RuleEvidence``).
     public let evidence: RuleEvidence
-    /// One sentence: what a conforming scheduler guarantees.
+    /// One sentence: what a conforming subject guarantees.
     public let statement: String
     /// Why users need the promise.
     public let why: String
     /// What breaking it looked like in the peers (their reported bugs, by number) or what it would look like here.
     public let catches: String
-    /// The rule applies only to backends with all of these traits.
-    public let requires: SchedulerTraits
-    /// The rule does not apply to backends with any of these traits (e.g. real-time rules on virtual time).
-    public let excludes: SchedulerTraits
-    /// The rule applies only to backends with at least one of these traits (empty: no such condition). The E rules
-    /// need work that runs later, which an asynchronous scheduler and a virtual-time one each give in its own way.
-    public let requiresOneOf: SchedulerTraits
+    /// Which subjects the rule can apply to, and what they must be.
+    public let gate: RuleGate
     /// How long the check may take before the rule fails as not finished (``RuleDeadline``), before scaling.
     public let deadline: Duration
     /// Throws ``RuleFailure`` when the promise is broken; returns a note for the report (measurements), or "".
-    let check: @Sendable (ConformanceContext) throws -> String
+    let check: RuleCheck
 
+    /// A scheduler rule: it applies to schedulers with all of `requires`, none of `excludes` and (unless empty) one
+    /// of `requiresOneOf`.
     public init(
         id: RuleID, family: RuleFamily, evidence: RuleEvidence = .forced, statement: String, why: String,
         catches: String,
@@ -59,35 +65,68 @@ public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
         deadline: Duration = RuleDeadline.standard,
         check: @escaping @Sendable (ConformanceContext) throws -> String
     ) {
+        self.init(
+            id: id, family: family, evidence: evidence, statement: statement, why: why, catches: catches,
+            gate: .schedulers(requires: requires, excludes: excludes, requiresOneOf: requiresOneOf),
+            deadline: deadline, check: .scheduler(check))
+    }
+
+    init(
+        id: RuleID, family: RuleFamily, evidence: RuleEvidence, statement: String, why: String, catches: String,
+        gate: RuleGate, deadline: Duration, check: RuleCheck
+    ) {
         self.id = id
         self.family = family
         self.evidence = evidence
         self.statement = statement
         self.why = why
         self.catches = catches
-        self.requires = requires
-        self.excludes = excludes
-        self.requiresOneOf = requiresOneOf
+        self.gate = gate
         self.deadline = deadline
         self.check = check
     }
 
-    /// Whether a backend with `traits` can hold what the check needs. A rule that cannot apply is n/a, never failed:
-    /// a check must not fail a scheduler for lacking what the rule did not ask for.
-    public func applies(to traits: SchedulerTraits) -> Bool {
-        traits.isSuperset(of: requires) && traits.isDisjoint(with: excludes)
-            && (requiresOneOf.isEmpty || !traits.isDisjoint(with: requiresOneOf))
+    /// A clock rule (family CL), for clocks of any of `kinds`.
+    static func clock(
+        id: RuleID, evidence: RuleEvidence = .forced, statement: String, why: String, catches: String,
+        kinds: Set<ClockKind> = Set(ClockKind.allCases), deadline: Duration = RuleDeadline.standard,
+        check: @escaping @Sendable (ClockUnderTest) async throws -> String
+    ) -> ConformanceRule {
+        ConformanceRule(
+            id: id, family: .clock, evidence: evidence, statement: statement, why: why, catches: catches,
+            gate: .clocks(kinds), deadline: deadline, check: .clock(check))
     }
 
-    /// The traits the rule needs, in words: "needs serial, timed; not on virtual-time", or "every backend".
-    public var applicability: String {
-        var needs = requires.isEmpty ? [] : ["needs \(requires)"]
-        if !requiresOneOf.isEmpty {
-            needs.append("needs one of \(requiresOneOf.description.replacingOccurrences(of: ", ", with: " or "))")
-        }
-        if !excludes.isEmpty { needs.append("not on \(excludes)") }
-        return needs.isEmpty ? "every backend" : needs.joined(separator: "; ")
+    /// An executor rule (family X), for executors used in any of `kinds`.
+    static func executor(
+        id: RuleID, evidence: RuleEvidence = .forced, statement: String, why: String, catches: String,
+        kinds: Set<ExecutorKind> = Set(ExecutorKind.allCases), deadline: Duration = RuleDeadline.standard,
+        check: @escaping @Sendable (ExecutorUnderTest) async throws -> String
+    ) -> ConformanceRule {
+        ConformanceRule(
+            id: id, family: .executorSubject, evidence: evidence, statement: statement, why: why, catches: catches,
+            gate: .executors(kinds), deadline: deadline, check: .executor(check))
     }
+
+    /// The kind of subject the rule is about.
+    public var category: SubjectCategory { gate.category }
+
+    /// Whether a subject of this kind can hold what the check needs. A rule that cannot apply is n/a, never failed:
+    /// a check must not fail a subject for lacking what the rule did not ask for.
+    public func applies(to kind: SubjectKind) -> Bool { gate.admits(kind) }
+
+    /// Whether a scheduler with `traits` can hold what the check needs (false for a rule of another kind of subject).
+    public func applies(to traits: SchedulerTraits) -> Bool { gate.admits(.scheduler(traits)) }
+
+    /// The scheduler traits the rule needs (empty for a rule of another kind of subject).
+    public var requires: SchedulerTraits { gate.schedulerTraits.requires }
+    /// The scheduler traits the rule does not apply to (e.g. real-time rules on virtual time).
+    public var excludes: SchedulerTraits { gate.schedulerTraits.excludes }
+    /// At least one of these scheduler traits is needed (empty: no such condition).
+    public var requiresOneOf: SchedulerTraits { gate.schedulerTraits.requiresOneOf }
+
+    /// What the rule needs, in words: "needs serial, timed; not on virtual-time", "every backend", "virtual clocks".
+    public var applicability: String { gate.description }
 
     public var description: String { id.rawValue }
 }
@@ -176,18 +215,16 @@ extension RuleResult {
             """
     }
 
-    /// A rule's statement, and the call that evaluates it alone, from whichever family's registry holds it.
+    /// A rule's statement, and the call that evaluates it alone, from the one registry.
     static func describe(_ ruleID: RuleID, backendName: String) -> (statement: String, rerun: String) {
-        if let rule = ConformanceRules.rule(ruleID) {
-            return (rule.statement, "backend.evaluate(ConformanceRules.rule(\"\(ruleID)\")!)")
+        guard let rule = ConformanceRules.rule(ruleID) else {
+            return ("(no rule of this id in ConformanceRules)", "the rule's evaluate")
         }
-        if let rule = ClockRules.rule(ruleID) {
-            return (rule.statement, "await subject.evaluate(ClockRules.rule(\"\(ruleID)\")!)")
+        let lookUp = "ConformanceRules.rule(.\(ruleID.rawValue.lowercased()))!"
+        switch rule.category {
+        case .scheduler: return (rule.statement, "backend.evaluate(\(lookUp))")
+        case .clock, .executor: return (rule.statement, "await subject.evaluate(\(lookUp))")
         }
-        if let rule = ExecutorSubjectRules.rule(ruleID) {
-            return (rule.statement, "await subject.evaluate(ExecutorSubjectRules.rule(\"\(ruleID)\")!)")
-        }
-        return ("(no rule of this id in ConformanceRules, ClockRules or ExecutorSubjectRules)", "the rule's evaluate")
     }
 }
 

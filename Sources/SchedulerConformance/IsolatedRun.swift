@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs one backend's checks in child processes, so a scheduler that crashes (a trap, a failed precondition, a
-/// segmentation fault) fails the rule it crashed in, and every other rule still runs.
+/// Runs one subject's checks (a scheduler's, a clock's, an executor's) in child processes, so a subject that crashes
+/// (a trap, a failed precondition, a segmentation fault) fails the rule it crashed in, and every other rule still
+/// runs.
 ///
 /// The child runs the rules it is given in order and prints one line per finished rule (``line(for:)``). The parent
 /// feeds each child's output and the way it ended to ``absorb(output:crash:diagnostics:)``: rules with a line are done; when the
@@ -9,7 +10,7 @@ import Foundation
 /// the rules after it (``nextRules``). Declared and not-applicable rules never need a child.
 ///
 /// ```swift
-/// var run = IsolatedRun(backend: backend, rules: ConformanceRules.all)
+/// var run = IsolatedRun(subject: backend, rules: ConformanceRules.all)
 /// while let ids = run.nextRules {
 ///     let (output, crash) = try launchChild(backend.name, ids)   // e.g. your executable, or a Swift Testing exit test
 ///     run.absorb(output: output, crash: crash)
@@ -17,24 +18,29 @@ import Foundation
 /// let results = run.results
 /// ```
 public struct IsolatedRun: Sendable {
-    public let backend: ConformanceBackend
+    public let subject: any ConformanceSubject
     private var settled: [RuleID: RuleResult] = [:]
     private var remaining: [ConformanceRule]
     private let order: [RuleID]
 
-    public init(backend: ConformanceBackend, rules: [ConformanceRule]) {
-        self.backend = backend
+    /// The rules of `rules` about `subject`'s kind (a rule about another kind of subject is no cell of its row).
+    public init(subject: any ConformanceSubject, rules: [ConformanceRule]) {
+        self.subject = subject
+        let rules = ConformanceReport.cells(rules, on: subject)
         order = rules.map(\.id)
         var toRun: [ConformanceRule] = []
         for rule in rules {
-            if let outcome = backend.outcomeWithoutRunning(rule) {
-                settled[rule.id] = RuleResult(ruleID: rule.id, backendName: backend.name, outcome: outcome, seconds: 0)
+            if let outcome = subject.outcomeWithoutRunning(rule) {
+                settled[rule.id] = RuleResult(ruleID: rule.id, backendName: subject.name, outcome: outcome, seconds: 0)
             } else {
                 toRun.append(rule)
             }
         }
         remaining = toRun
     }
+
+    /// A scheduler's run: as ``init(subject:rules:)``.
+    public init(backend: ConformanceBackend, rules: [ConformanceRule]) { self.init(subject: backend, rules: rules) }
 
     /// The rule ids the next child must run, in order; nil once every rule has a result.
     public var nextRules: [RuleID]? { remaining.isEmpty ? nil : remaining.map(\.id) }
@@ -71,7 +77,7 @@ public struct IsolatedRun: Sendable {
     /// it join the failure's detail.
     public mutating func absorb(output: String, crash: Crash?, diagnostics: String = "") {
         for line in output.split(separator: "\n") {
-            guard let result = Self.result(from: line), result.backendName == backend.name else { continue }
+            guard let result = Self.result(from: line), result.backendName == subject.name else { continue }
             settled[result.ruleID] = result
         }
         remaining.removeAll { settled[$0.id] != nil }
@@ -81,7 +87,7 @@ public struct IsolatedRun: Sendable {
             (crash.map { "\($0.description) while checking this rule; the other rules ran in a new process" }
                 ?? "the check process ended without a result for this rule") + (seen.isEmpty ? "" : ": \(seen)")
         settled[first.id] = RuleResult(
-            ruleID: first.id, backendName: backend.name, outcome: .failed(detail: detail), seconds: 0)
+            ruleID: first.id, backendName: subject.name, outcome: .failed(detail: detail), seconds: 0)
         remaining.removeFirst()
     }
 
@@ -158,12 +164,19 @@ public struct IsolatedRun: Sendable {
         return out
     }
 
-    /// In the child: runs `ruleIDs` on `backend` in order, printing (and flushing) a line after each, so the parent
+    /// In the child: runs `ruleIDs` on `subject` in order, printing (and flushing) a line after each, so the parent
     /// knows how far it got if a check kills the process.
+    @available(*, deprecated, renamed: "runInChild(subject:ruleIDs:)")
     public static func runInChild(backend: ConformanceBackend, ruleIDs: [RuleID]) {
+        runInChild(subject: backend, ruleIDs: ruleIDs)
+    }
+
+    /// In the child: runs `ruleIDs` on `subject` in order, printing (and flushing) a line after each, so the parent
+    /// knows how far it got if a check kills the process.
+    public static func runInChild(subject: any ConformanceSubject, ruleIDs: [RuleID]) {
         for id in ruleIDs {
             guard let rule = ConformanceRules.rule(id) else { continue }
-            let result = backend.evaluate(rule)
+            let result = subject.judge(rule)
             FileHandle.standardOutput.write(Data((line(for: result) + "\n").utf8))
         }
     }

@@ -3,8 +3,9 @@ import Foundation
 import SchedulerKit
 
 extension IsolatedRun {
-    /// Every rule on every backend, each backend's checks in child processes of `executable` started with
-    /// `arguments(backendName, ruleIDs)`; the child must call ``runInChild(backend:ruleIDs:)``. The child's standard
+    /// Every rule about each subject's kind on that subject, each subject's checks in child processes of
+    /// `executable` started with `arguments(subjectName, ruleIDs)`; the child must call
+    /// ``runInChild(subject:ruleIDs:)``. The child's standard
     /// error passes through, and its crash report joins the verdict. `progress(result, done, total)` follows each
     /// result as the child prints it.
     ///
@@ -12,15 +13,15 @@ extension IsolatedRun {
     /// and the rule fails as not finished; once a child has ended, its pipes get a short grace (two seconds) to close
     /// (a crash handler it started may hold them open) before the next child starts.
     public static func runAll(
-        rules: [ConformanceRule], backends: [ConformanceBackend], executable: String,
-        arguments: (_ backend: String, _ ruleIDs: [RuleID]) -> [String],
+        rules: [ConformanceRule], subjects: [any ConformanceSubject], executable: String,
+        arguments: (_ subject: String, _ ruleIDs: [RuleID]) -> [String],
         progress: (RuleResult, Int, Int) -> Void = { _, _, _ in }
     ) throws -> [RuleResult] {
-        let total = rules.count * backends.count
+        let total = subjects.reduce(0) { $0 + ConformanceReport.cells(rules, on: $1).count }
         var done = 0
         var results: [RuleResult] = []
-        for backend in backends {
-            var run = IsolatedRun(backend: backend, rules: rules)
+        for subject in subjects {
+            var run = IsolatedRun(subject: subject, rules: rules)
             var reported = Set<RuleID>()
             func report(_ all: [RuleResult]) {
                 for result in all where reported.insert(result.ruleID).inserted {
@@ -30,7 +31,7 @@ extension IsolatedRun {
             }
             report(run.results)  // declared and not-applicable rules, settled without a child
             while let ids = run.nextRules {
-                let child = try ChildRun(executable: executable, arguments: arguments(backend.name, ids))
+                let child = try ChildRun(executable: executable, arguments: arguments(subject.name, ids))
                 let ended = child.follow(rules: ids.compactMap(ConformanceRules.rule)) { report([$0]) }
                 run.absorb(output: child.output, crash: ended, diagnostics: child.diagnostics)
                 report(run.results)
@@ -47,7 +48,7 @@ extension IsolatedRun {
     static let childMargin: Duration = .seconds(30)
 }
 
-/// One child process of ``IsolatedRun/runAll(rules:backends:executable:arguments:progress:)``: its output read line
+/// One child process of ``IsolatedRun/runAll(rules:subjects:executable:arguments:progress:)``: its output read line
 /// by line on threads of its own, so the parent can stop waiting for it.
 // @unchecked Sendable: `process` is started in `init` and then used only by the thread that calls `follow`; the
 // reading threads touch only the mutexes, the semaphore and the group, which are Sendable.

@@ -63,40 +63,12 @@ public enum RuleDeadline {
             let limit = elapsed >= full ? full : short
             let shortened =
                 limit < full
-                ? " (shortened from \(readable(full)): this backend did not finish \(earlier!) either)" : ""
+                ? " (shortened from \(readable(full)): this \(watch.subject.noun) did not finish \(earlier!) either)"
+                : ""
             hangs.record(ruleID.rawValue)
             return .failed(detail: "did not finish in \(readable(limit))\(shortened); \(watch.describe())")
         }
         return outcome.withLock { $0 }!
-    }
-}
-
-extension RuleDeadline {
-    /// The outcome of `check`, run as a task of its own, or a failure once `deadline` passes, whichever comes first
-    /// (the CL and X rules, whose checks are `async`). The deadline is kept by a thread of its own, so a check that
-    /// blocks the cooperative pool cannot hold the verdict back; only the awaiting task needs a thread to resume.
-    static func race(
-        _ deadline: Duration, _ check: @escaping @Sendable () async -> RuleOutcome
-    ) async -> RuleOutcome {
-        let pending = Locked<CheckedContinuation<RuleOutcome, Never>?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        return await withCheckedContinuation { continuation in
-            pending.withLock { $0 = continuation }
-            Task { @Sendable in
-                let outcome = await check()
-                finished.signal()
-                pending.withLock { $0.take() }?.resume(returning: outcome)
-            }
-            Thread { @Sendable in
-                guard finished.wait(timeout: .now() + .nanoseconds(Int(deadline.nanosecondsChecked()))) == .timedOut
-                else { return }
-                pending.withLock { $0.take() }?.resume(
-                    returning: .failed(
-                        detail:
-                            "did not finish in \(readable(deadline)); the check is inside a call to the subject or waits for one of its jobs"
-                    ))
-            }.start()
-        }
     }
 }
 
@@ -112,6 +84,8 @@ public final class HangRecord: Sendable {
 /// check to stop. The kit's waits report here (``ConformanceContext/waitUntil(_:on:timeout:_:)`` and the thread that
 /// drives virtual time); a check that is in neither is inside a call to the scheduler or its session.
 final class CheckWatch: Sendable {
+    /// The kind of subject the check works on, for the words of its verdict.
+    let subject: SubjectCategory
     private struct State {
         var started = ContinuousClock.now
         /// What the check's thread waits for, and since when.
@@ -132,6 +106,8 @@ final class CheckWatch: Sendable {
         case advanceByZero, advanceByOneMillisecond
         var text: String { self == .advanceByZero ? "advance(by: .zero)" : "advance(by: 1 ms)" }
     }
+
+    init(subject: SubjectCategory = .scheduler) { self.subject = subject }
 
     var isAbandoned: Bool { abandoned.load(ordering: .acquiring) }
     func abandon() { abandoned.store(true, ordering: .releasing) }
@@ -177,9 +153,29 @@ final class CheckWatch: Sendable {
                     state.lastWait.map {
                         " (its last wait, until \($0.what), ended \(readable($0.ended - state.started)) after the start)"
                     } ?? ""
-                parts.append("the check's thread is inside a call to the scheduler or its session\(last)")
+                parts.append("the check's thread is inside a call to \(subject.inside)\(last)")
             }
             return parts.joined(separator: "; ")
+        }
+    }
+}
+
+extension SubjectCategory {
+    /// "this backend did not finish S1 either".
+    var noun: String {
+        switch self {
+        case .scheduler: "backend"
+        case .clock: "clock"
+        case .executor: "executor"
+        }
+    }
+
+    /// "the check's thread is inside a call to …".
+    var inside: String {
+        switch self {
+        case .scheduler: "the scheduler or its session"
+        case .clock: "the clock, or waits for a sleep of it"
+        case .executor: "the executor, or waits for one of its jobs"
         }
     }
 }

@@ -86,8 +86,7 @@ public enum RuleEvidence: Sendable, Equatable {
 
     /// The evidence of the rule with this id, of any family.
     public static func of(_ ruleID: RuleID) -> RuleEvidence? {
-        ConformanceRules.rule(ruleID)?.evidence ?? ClockRules.rule(ruleID)?.evidence
-            ?? ExecutorSubjectRules.rule(ruleID)?.evidence
+        ConformanceRules.rule(ruleID)?.evidence
     }
 
     /// A passing check's own note with ``passNote`` after it.

@@ -25,7 +25,7 @@ struct ClockCase: Sendable, CustomTestStringConvertible {
 
     static func cases(_ subjects: [ClockSubject]) -> [ClockCase] {
         subjects.flatMap { subject in
-            ClockRules.all.filter { $0.kinds.contains(subject.kind) }.map { ClockCase(subject: subject, rule: $0) }
+            ClockRules.all.filter { $0.applies(to: subject.kind) }.map { ClockCase(subject: subject, rule: $0) }
         }
     }
 }
@@ -59,7 +59,7 @@ struct ClockControl: Sendable, CustomTestStringConvertible {
 
     static var cases: [ClockControlCase] {
         all.flatMap { control in
-            ClockRules.all.filter { $0.kinds.contains(control.subject.kind) }.map {
+            ClockRules.all.filter { $0.applies(to: control.subject.kind) }.map {
                 ClockControlCase(control: control, rule: $0)
             }
         }
@@ -110,9 +110,9 @@ extension Conformance {
         @Test("Real clocks get the real-time rules, virtual ones all")
         func applicability() {
             let kinds = Dictionary(uniqueKeysWithValues: ClockSubject.builtIn.map { ($0.name, $0.kind) })
-            #expect(kinds["SchedulerClock(TestScheduler)"] == .virtual)
-            #expect(kinds["ContinuousClock"] == .real)
-            #expect(ClockRules.all.filter { $0.kinds == [.virtual] }.map(\.id) == ["CL4", "CL5"])
+            #expect(kinds["SchedulerClock(TestScheduler)"] == .clock(.virtual))
+            #expect(kinds["ContinuousClock"] == .clock(.real))
+            #expect(ClockRules.all.filter { !$0.applies(to: .clock(.real)) }.map(\.id) == ["CL4", "CL5"])
         }
     }
 }

@@ -39,7 +39,7 @@ extension Conformance {
             defer { try? FileManager.default.removeItem(at: pidFile) }
             let rules = ["S2", "S3"].compactMap(ConformanceRules.rule)
             let results = try IsolatedRun.runAll(
-                rules: rules, backends: [ConformanceBackend.dispatchQueue], executable: "/bin/sh",
+                rules: rules, subjects: [ConformanceBackend.dispatchQueue], executable: "/bin/sh",
                 arguments: { _, _ in ["-c", "sleep 600 & echo $! >> '\(pidFile.path)'; kill -SEGV $$"] })
             let leftovers = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").compactMap {
                 pid_t($0)
@@ -88,7 +88,7 @@ extension Conformance {
                         let backend = [TrappingScheduler.backend, ConformanceBackend.dispatchQueue].first {
                             $0.name == name
                         }!
-                        IsolatedRun.runInChild(backend: backend, ruleIDs: ids)
+                        IsolatedRun.runInChild(subject: backend, ruleIDs: ids)
                         exit(1)  // every result printed: a plain failure status, so the expectation always holds
                     }
                     guard let child else { return }
@@ -116,7 +116,7 @@ extension Conformance {
             }
             #expect(results.count == 2 * rules.count)
             let page = ConformanceReport.markdown(
-                results, rules: rules, backends: [TrappingScheduler.backend, .dispatchQueue],
+                results, rules: rules, subjects: [TrappingScheduler.backend, ConformanceBackend.dispatchQueue],
                 provenance: ReportProvenance(command: "test", commit: "test", machine: "test"))
             #expect(page.contains("crashed with signal"))
         }

@@ -25,8 +25,8 @@ struct ExecutorCase: Sendable, CustomTestStringConvertible {
 
     static func cases(_ subjects: [ExecutorSubject]) -> [ExecutorCase] {
         subjects.flatMap { subject in
-            let kinds = subject.kinds
-            return ExecutorSubjectRules.all.filter { $0.applies(to: kinds) }.map {
+            let kind = subject.kind
+            return ExecutorSubjectRules.all.filter { $0.applies(to: kind) }.map {
                 ExecutorCase(subject: subject, rule: $0)
             }
         }
@@ -83,8 +83,8 @@ struct ExecutorControl: Sendable, CustomTestStringConvertible {
 
     static var cases: [ExecutorControlCase] {
         all.flatMap { control in
-            let kinds = control.subject.kinds
-            return ExecutorSubjectRules.all.filter { $0.applies(to: kinds) && !control.skip.contains($0.id) }.map {
+            let kind = control.subject.kind
+            return ExecutorSubjectRules.all.filter { $0.applies(to: kind) && !control.skip.contains($0.id) }.map {
                 ExecutorControlCase(control: control, rule: $0)
             }
         }

@@ -48,7 +48,7 @@ extension Conformance {
                 RuleResult(ruleID: "T4", backendName: "Racy", outcome: .failed(detail: "3 of 999"), seconds: 0),
             ]
             let text = ConformanceReport.markdown(
-                results, rules: ConformanceRules.all.filter { ["T3", "T4"].contains($0.id) }, backends: [backend],
+                results, rules: ConformanceRules.all.filter { ["T3", "T4"].contains($0.id) }, subjects: [backend],
                 provenance: ReportProvenance(command: "test", commit: "abc1234", machine: "test host"))
             #expect(text.contains("| T3 | pass† |"))
             #expect(text.contains("| T4 | **FAIL** |"))
@@ -73,12 +73,9 @@ extension Conformance {
         @Test("A failure of any family prints its rule's statement and the call that runs it alone")
         func failureMessagesNameTheirRule() {
             let cases: [(id: RuleID, statement: String, registry: String)] = [
-                ("C2", ConformanceRules.rule("C2")!.statement, "backend.evaluate(ConformanceRules.rule(\"C2\")!)"),
-                ("CL1", ClockRules.rule("CL1")!.statement, "await subject.evaluate(ClockRules.rule(\"CL1\")!)"),
-                (
-                    "X1", ExecutorSubjectRules.rule("X1")!.statement,
-                    "await subject.evaluate(ExecutorSubjectRules.rule(\"X1\")!)"
-                ),
+                ("C2", ConformanceRules.rule(.c2)!.statement, "backend.evaluate(ConformanceRules.rule(.c2)!)"),
+                ("CL1", ConformanceRules.rule(.cl1)!.statement, "await subject.evaluate(ConformanceRules.rule(.cl1)!)"),
+                ("X1", ConformanceRules.rule(.x1)!.statement, "await subject.evaluate(ConformanceRules.rule(.x1)!)"),
             ]
             for (id, statement, rerun) in cases {
                 let message = RuleResult(

@@ -100,7 +100,7 @@ extension Conformance {
 
         @Test(
             "A scheduler that claims thread confinement is only ever called from the check's thread",
-            arguments: ConformanceRules.all)
+            arguments: ConformanceRules.rules(for: .scheduler))
         func confinedSubjectIsCalledFromOneThread(_ rule: ConformanceRule) {
             let (backend, strays) = Self.backend(claimsConfinement: true)
             let outcome = backend.evaluate(rule).outcome

@@ -48,7 +48,7 @@ extension Conformance {
                 children += 1
                 let child = await #expect(processExitsWith: .failure, observing: [\.standardOutputContent]) {
                     [ids = ids as [RuleID]] in
-                    IsolatedRun.runInChild(backend: WorstCaseScheduler.backend(.traps), ruleIDs: ids)
+                    IsolatedRun.runInChild(subject: WorstCaseScheduler.backend(.traps), ruleIDs: ids)
                     exit(1)
                 }
                 guard let child else { return }
@@ -75,7 +75,7 @@ extension Conformance {
         func crashEverywhereWithPipesHeldOpen() throws {
             let started = ContinuousClock.now
             let results = try IsolatedRun.runAll(
-                rules: Self.rules, backends: [WorstCaseScheduler.backend(.traps)], executable: "/bin/sh",
+                rules: Self.rules, subjects: [WorstCaseScheduler.backend(.traps)], executable: "/bin/sh",
                 arguments: { _, _ in ["-c", "sleep 20 & kill -SEGV $$"] })
             #expect(results.count == Self.rules.count)
             for result in results where !Self.callsNothing.contains(result.ruleID) {

@@ -12,7 +12,7 @@ let mine = ConformanceBackend(
     declarations: [.t6: "repeating work is fixed-delay, not fixed-rate"]   // rules you do not promise, and why
 ) { MyScheduler() }                 // a fresh scheduler per call; traits are read from its `traits`
 
-@Test(arguments: ConformanceRules.all)
+@Test(arguments: ConformanceRules.rules(for: .scheduler))
 func conformance(_ rule: ConformanceRule) {
     let result = mine.evaluate(rule)   // passed / failed(detail) / declared(reason) / notApplicable
     #expect(!result.outcome.isFailure, "\(result)")
@@ -22,11 +22,11 @@ func conformance(_ rule: ConformanceRule) {
 /// Uses the global `mine` (StandIns.swift): an exit test's body may not capture a value of its test.
 @Suite(.disabled("compiled, not run: Docs/Conformance.md")) struct IsolatedRunSnippet {
     @Test func eachRuleInAChildProcess() async {
-var run = IsolatedRun(backend: mine, rules: ConformanceRules.all)
+var run = IsolatedRun(subject: mine, rules: ConformanceRules.all)
 while let ids = run.nextRules {
     guard let child = await #expect(processExitsWith: .failure, observing: [\.standardOutputContent], performing: {
         [ids = ids as [RuleID]] in
-        IsolatedRun.runInChild(backend: mine, ruleIDs: ids)
+        IsolatedRun.runInChild(subject: mine, ruleIDs: ids)
         exit(1)   // every result printed; a plain failure status keeps the expectation true
     }) else { return }
     let crash: IsolatedRun.Crash? = if case .signal(let number) = child.exitStatus { .signal(number) } else { nil }
@@ -45,7 +45,7 @@ let mine = ConformanceBackend(
         _ = mine
     }
 
-@Test(arguments: ConformanceRules.all)
+@Test(arguments: ConformanceRules.rules(for: .scheduler))
 func conformance(_ rule: ConformanceRule) {
     let result = mine.evaluate(rule)          // passed / failed / declared / notApplicable
     #expect(!result.outcome.isFailure, Comment(rawValue: result.failureMessage))

@@ -25,7 +25,7 @@ import Testing
 let mine = ConformanceBackend(name: "MyScheduler", declarations: [.c4: "a cancelled closure is freed when reached"]) {
     MyScheduler()                                      // its traits select the rules; declarations say what it does not keep
 }
-@Test(arguments: ConformanceRules.all) func conformance(_ rule: ConformanceRule) {
+@Test(arguments: ConformanceRules.rules(for: .scheduler)) func conformance(_ rule: ConformanceRule) {
     let result = mine.evaluate(rule)                   // passed, failed(detail), declared(reason) or not applicable
     #expect(!result.outcome.isFailure, Comment(rawValue: result.failureMessage))
 }

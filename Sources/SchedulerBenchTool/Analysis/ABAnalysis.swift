@@ -11,8 +11,8 @@ import SchedulerBench
 /// The margin is the user's (`--min-effect`, the smallest change of interest): a change is called when the interval
 /// excludes no change at all (1.00x) and its median lies beyond the margin; two builds are the **same** when the whole
 /// interval lies inside the margin. A change the interval proves but smaller than the margin is not claimed.
-public struct ABAnalysis: Sendable {
-    public enum Verdict: String, Sendable {
+package struct ABAnalysis: Sendable {
+    package enum Verdict: String, Sendable {
         case faster, slower
         /// The interval lies inside ±`minimumEffect`: no difference of that size.
         case same
@@ -21,34 +21,34 @@ public struct ABAnalysis: Sendable {
         case undecided
     }
 
-    public struct Line: Sendable {
-        public let cell: CellKey
+    package struct Line: Sendable {
+        package let cell: CellKey
         /// The medians over the pairs of A's and of B's figures.
-        public let baseline: Double
-        public let candidate: Double
+        package let baseline: Double
+        package let candidate: Double
         /// B/A with its interval across pairs.
-        public let ratio: Estimate
-        public let pairs: Int
-        public let verdict: Verdict
+        package let ratio: Estimate
+        package let pairs: Int
+        package let verdict: Verdict
         /// The smallest change this comparison could have called for this cell, as a fraction (0.07 is 7 %): a true
         /// change shifts the interval without narrowing it, so it is called once the interval clears 1 (a change the
         /// size of the interval's half-width) and its median the margin. Nil for exact counts, which need no interval.
-        public let smallestCallable: Double?
+        package let smallestCallable: Double?
     }
 
-    public let lines: [Line]
-    public let minimumEffect: Double
+    package let lines: [Line]
+    package let minimumEffect: Double
     /// The chance, over a whole comparison however long, that a cell's interval ever misses its true ratio.
-    public static let miss = 0.01
+    package static let miss = 0.01
     /// Pairs before the sequence has any bound at ``miss`` (``ConfidenceSequence``).
-    public static let pairsForABound = 12
+    package static let pairsForABound = 12
 
     /// How the pairs ran: a duet's wall-clock cells are not judged (``Pairing/judges(_:)``).
-    public let pairing: Pairing
+    package let pairing: Pairing
 
     /// `pairs`: per pair, A's and B's summary rows. Cells missing from a process are left out of that pair, and so
     /// are the metrics `pairing` does not judge.
-    public init(
+    package init(
         pairs: [(baseline: [SummaryRow], candidate: [SummaryRow])], minimumEffect: Double, pairing: Pairing
     ) {
         self.minimumEffect = minimumEffect
@@ -115,7 +115,7 @@ public struct ABAnalysis: Sendable {
     }
 
     /// Whether another pair could still change a verdict: some measured cell is undecided.
-    public var wantsMorePairs: Bool { lines.contains { $0.verdict == .undecided } }
+    package var wantsMorePairs: Bool { lines.contains { $0.verdict == .undecided } }
 
-    public func count(_ verdict: Verdict) -> Int { lines.filter { $0.verdict == verdict }.count }
+    package func count(_ verdict: Verdict) -> Int { lines.filter { $0.verdict == verdict }.count }
 }

@@ -3,7 +3,7 @@ import ToolSupport
 
 /// What makes `bench ab --fail-on` exit non-zero, so that CI can gate a change on a paired comparison: a cell whose
 /// interval clears the margin on the slow side (``ABAnalysis``), or an exact count (``ABInstructions``) that grew.
-public enum ABGate: String, CaseIterable, Sendable {
+package enum ABGate: String, CaseIterable, Sendable {
     /// Any cell, or exact count, that reads slower.
     case slower
     /// Also any cell the budget could not decide either way: the strict gate, for a quiet machine with time to spare
@@ -14,7 +14,7 @@ public enum ABGate: String, CaseIterable, Sendable {
 
     /// One line per cell that trips the gate ("W1 tasks=100000 cpu_ns_per_task threadpool [jemalloc]: slower, B/A
     /// 1.21x (1.15–1.27)"); empty when the comparison passes.
-    public func trips(_ analysis: ABAnalysis, instructions: ABInstructions?) -> [String] {
+    package func trips(_ analysis: ABAnalysis, instructions: ABInstructions?) -> [String] {
         let cells = analysis.lines.filter { trippedBy.contains($0.verdict) }.map { line in
             "\(line.cell): \(line.verdict.rawValue), B/A \(Format.present(line.ratio))"
         }

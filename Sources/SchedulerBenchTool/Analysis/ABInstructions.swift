@@ -10,18 +10,18 @@ import ToolSupport
 /// scheduler's path is called on the first count, where the timed cells would need hundreds of pairs on a noisy
 /// 2-core machine. It is not a time: a count says nothing of waits, cache misses or contention, which is why the timed
 /// cells keep their own verdicts and the two are never merged.
-public struct ABInstructions: Sendable {
-    public struct Line: Sendable {
-        public let backend: BackendID
-        public let metric: Metric
-        public let baseline: Double
-        public let candidate: Double
-        public let verdict: ABAnalysis.Verdict
+package struct ABInstructions: Sendable {
+    package struct Line: Sendable {
+        package let backend: BackendID
+        package let metric: Metric
+        package let baseline: Double
+        package let candidate: Double
+        package let verdict: ABAnalysis.Verdict
     }
 
-    public let lines: [Line]
+    package let lines: [Line]
     /// Why a backend or a build has no line.
-    public let notes: [String]
+    package let notes: [String]
 
     init(baseline: [InstructionCount], candidate: [InstructionCount], notes: [String]) {
         lines = candidate.flatMap { counted -> [Line] in
@@ -67,7 +67,7 @@ public struct ABInstructions: Sendable {
     }
 
     /// `instructions.csv` (`Docs/Results.md`).
-    public var csv: String {
+    package var csv: String {
         let header = ["backend", "metric", "unit", "a", "b", "ratio", "verdict"]
         return CSV.encode(
             [header]
@@ -81,7 +81,7 @@ public struct ABInstructions: Sendable {
     }
 
     /// The counts as a table, with the notes under it.
-    public func render() -> String {
+    package func render() -> String {
         var table = TextTable(["backend", "metric", "A", "B", "B/A", "verdict"])
         for line in lines {
             table.add([

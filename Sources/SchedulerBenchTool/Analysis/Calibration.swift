@@ -9,19 +9,19 @@ import SchedulerBench
 /// times and keeps, for every compared figure (``ComparedFigure``) and every goal, the spread of its logarithm across
 /// those runs. The spread of a cell is moderated towards the pooled spread of its family (same workload, metric,
 /// statistic and kind of backend), so that a few runs give usable bounds without trusting one cell's luck.
-public struct Calibration: Sendable {
+package struct Calibration: Sendable {
     /// What a figure's spread across runs allows.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// Standard deviation across runs: of ln(figure), or of the figure itself where one is zero or negative.
-        public var deviation: Double
-        public var onLogScale: Bool
-        public var freedom: Double
+        package var deviation: Double
+        package var onLogScale: Bool
+        package var freedom: Double
         /// The figures of the calibration runs, for the record.
-        public var values: [Double]
+        package var values: [Double]
 
         /// Two runs' figures differ by more than this in 1 % of pairs: the floor `bench compare` marks above
         /// (as a factor − 1 on the log scale, else in the figure's unit).
-        public var compareFloor: Double {
+        package var compareFloor: Double {
             let bound = StudentT.quantile995(freedom) * 2.0.squareRoot() * deviation
             return onLogScale ? Foundation.exp(bound) - 1 : bound
         }
@@ -29,14 +29,14 @@ public struct Calibration: Sendable {
         /// Whether an exact count of `metric` came out different in the calibration's runs (beyond the count's
         /// tolerance): then it depends on timing (NIO's thread pool, awaited from the global executor, counted 8.8 and
         /// 9.8 allocations per task in two reference runs), and a comparison judges it as a measured figure.
-        public func varies(as metric: Metric) -> Bool {
+        package func varies(as metric: Metric) -> Bool {
             guard let low = values.min(), let high = values.max() else { return false }
             return !metric.sameCount(low, high)
         }
 
         /// One run's figure lies this close to the long-run figure 95 % of the time: how far a goal's interval
         /// widens (as a factor − 1 on the log scale, else in the figure's unit).
-        public var runMargin: Double {
+        package var runMargin: Double {
             let bound = StudentT.quantile975(freedom) * deviation
             return onLogScale ? Foundation.exp(bound) - 1 : bound
         }
@@ -45,7 +45,7 @@ public struct Calibration: Sendable {
         /// and no closer than the run's own interval says. The wider of the two on each side, not their sum: the
         /// margin is the spread of whole runs' figures, so it already holds the noise inside a run, and adding the
         /// run's own interval to it would count that noise twice.
-        public func widen(_ estimate: Estimate) -> Estimate {
+        package func widen(_ estimate: Estimate) -> Estimate {
             let (low, high) =
                 onLogScale
                 ? (estimate.value / (1 + runMargin), estimate.value * (1 + runMargin))
@@ -54,38 +54,38 @@ public struct Calibration: Sendable {
         }
     }
 
-    public struct GoalKey: Sendable, Hashable {
-        public var goal: GoalID
-        public var allocator: AllocatorChoice
+    package struct GoalKey: Sendable, Hashable {
+        package var goal: GoalID
+        package var allocator: AllocatorChoice
     }
 
-    public var machine: String
-    public var scale: String
-    public var cpus: String
-    public var commit: String
-    public var runs: Int
-    public var cells: [CellKey: Entry]
+    package var machine: String
+    package var scale: String
+    package var cpus: String
+    package var commit: String
+    package var runs: Int
+    package var cells: [CellKey: Entry]
     /// A cell's figure less the level of the other backends of its sweep (``SweepLevel``), for the cells whose sweep
     /// is large enough to level.
-    public var levelledCells: [CellKey: Entry]
+    package var levelledCells: [CellKey: Entry]
     /// How far a whole sweep's level moves between runs.
-    public var sweeps: [SweepKey: Entry]
-    public var goals: [GoalKey: Entry]
+    package var sweeps: [SweepKey: Entry]
+    package var goals: [GoalKey: Entry]
     /// What everything above is computed from: each figure in every calibration run (what the file keeps).
-    public let cellFigures: [CellKey: Figures]
-    public let goalFigures: [GoalKey: [Double]]
+    package let cellFigures: [CellKey: Figures]
+    package let goalFigures: [GoalKey: [Double]]
 
     /// A cell's figure in each calibration run, and which figure it is.
-    public struct Figures: Sendable, Equatable {
-        public var values: [Double]
-        public var statistic: ComparedFigure.Statistic
+    package struct Figures: Sendable, Equatable {
+        package var values: [Double]
+        package var statistic: ComparedFigure.Statistic
     }
 
     /// Weight, in runs' worth of degrees of freedom, of a family's pooled spread in each cell's moderated spread.
     static let poolWeight = 4.0
 
     /// The calibration of `runs` (each one run's rows and rounds), all of one machine, scale and CPU set.
-    public init(runs: [RunData], goals: [Goal] = Goal.all) throws {
+    package init(runs: [RunData], goals: [Goal] = Goal.all) throws {
         guard runs.count >= 2, let first = runs.first?.summary.first?.metadata else {
             throw BenchError.setting("a calibration needs at least 2 runs")
         }
@@ -111,7 +111,7 @@ public struct Calibration: Sendable {
 
     /// The calibration of figures measured before (a file's `values`): the spreads are computed with this build's
     /// method, so a better method needs no new runs.
-    public init(
+    package init(
         machine: String, scale: String, cpus: String, commit: String, runs: Int, cellFigures: [CellKey: Figures],
         goalFigures: [GoalKey: [Double]]
     ) {
@@ -199,7 +199,7 @@ public struct Calibration: Sendable {
     static func cpuKey(_ metadata: RunMetadata) -> String { metadata.cpus + (metadata.pinned ? " pinned" : "") }
 
     /// Whether this calibration holds for runs with `metadata`.
-    public func applies(to metadata: RunMetadata) -> Bool {
+    package func applies(to metadata: RunMetadata) -> Bool {
         metadata.machine == machine && metadata.scale == scale && Self.cpuKey(metadata) == cpus && !machine.isEmpty
     }
 }

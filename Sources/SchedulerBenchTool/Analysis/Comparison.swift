@@ -12,28 +12,28 @@ import SchedulerBench
 /// guessing. Exact counts (allocations, instructions) are compared as counts: a difference beyond the count's tolerance
 /// (``Metric/countTolerance(around:)``) is marked, unless the calibration saw that count change between runs of one
 /// build (``Calibration/Entry/varies(as:)``): such a count is judged as a measured figure, against its floor.
-public struct Comparison: Sendable {
-    public enum Verdict: String, Sendable {
+package struct Comparison: Sendable {
+    package enum Verdict: String, Sendable {
         case better, worse
         case withinNoise = "within noise"
         /// Measured, but this machine has no calibration for such runs: no floor to judge against.
         case uncalibrated = "not calibrated"
     }
 
-    public struct Line: Sendable {
-        public let before: SummaryRow
-        public let after: SummaryRow
-        public let figureBefore: ComparedFigure
-        public let figureAfter: ComparedFigure
+    package struct Line: Sendable {
+        package let before: SummaryRow
+        package let after: SummaryRow
+        package let figureBefore: ComparedFigure
+        package let figureAfter: ComparedFigure
         /// B's figure / A's.
-        public let ratio: Double
+        package let ratio: Double
         /// The calibrated floor of the cell, as a fraction (nil: exact, or no calibration).
-        public let floor: Double?
+        package let floor: Double?
         /// B/A with the median B/A of the other backends of the sweep divided out (nil: a sweep too small to level).
-        public let ownRatio: Double?
+        package let ownRatio: Double?
         /// The calibrated floor of ``ownRatio``, as a fraction.
-        public let ownFloor: Double?
-        public let verdict: Verdict
+        package let ownFloor: Double?
+        package let verdict: Verdict
 
         /// A figure that means the same on another machine: a ratio to the run's own reference, or an exact count.
         var travels: Bool {
@@ -44,28 +44,28 @@ public struct Comparison: Sendable {
 
     /// A sweep: how far its backends moved together (the median of their B/A), against the calibrated spread of that
     /// level between runs of one build.
-    public struct Sweep: Sendable {
-        public let key: SweepKey
-        public let backends: Int
-        public let ratio: Double
-        public let floor: Double?
-        public let verdict: Verdict
+    package struct Sweep: Sendable {
+        package let key: SweepKey
+        package let backends: Int
+        package let ratio: Double
+        package let floor: Double?
+        package let verdict: Verdict
     }
 
-    public let lines: [Line]
+    package let lines: [Line]
     /// Every sweep large enough to level, in the order of its first line.
-    public let sweeps: [Sweep]
+    package let sweeps: [Sweep]
     /// Cells present in only one of the runs.
-    public let onlyBefore: [CellKey]
-    public let onlyAfter: [CellKey]
-    public let calibration: Calibration?
+    package let onlyBefore: [CellKey]
+    package let onlyAfter: [CellKey]
+    package let calibration: Calibration?
     /// Why the runs' measured figures are not judged at all (different machines, scales or CPU sets), if they are not.
-    public let incomparable: String?
+    package let incomparable: String?
     /// Runs of two machines: only ratios to each run's own reference rows (and exact counts) are listed; this many
     /// cells with a median only were left out, since two machines' absolute figures differ by the machines.
-    public let mediansLeftOut: Int
+    package let mediansLeftOut: Int
 
-    public init(before: [SummaryRow], after: [SummaryRow], calibration: Calibration?) {
+    package init(before: [SummaryRow], after: [SummaryRow], calibration: Calibration?) {
         let afterByKey = Dictionary(after.map { ($0.key, $0) }) { first, _ in first }
         let beforeKeys = Set(before.map(\.key))
         onlyBefore = before.map(\.key).filter { afterByKey[$0] == nil }
@@ -181,5 +181,5 @@ public struct Comparison: Sendable {
             verdict: beyondFloor && intervalsApart && ownBeyond ? direction : .withinNoise)
     }
 
-    public func count(_ verdict: Verdict) -> Int { lines.filter { $0.verdict == verdict }.count }
+    package func count(_ verdict: Verdict) -> Int { lines.filter { $0.verdict == verdict }.count }
 }

@@ -22,13 +22,13 @@ import SchedulerBench
 /// the fixed interval of ``Statistics/medianEstimate(_:confidence:)``, only a little wider (at 40 values, the 10th
 /// from each end against the 12th; at 100, the 33rd against the 37th). It assumes nothing about the noise's shape:
 /// bimodal processes (TestScheduler's W1 has two speeds) are as welcome as normal ones.
-public enum ConfidenceSequence {
+package enum ConfidenceSequence {
     /// The prior's weight a: the tightest bounds between 20 and 200 values (a = 0.5 to 3 differ by one rank there).
     static let priorWeight = 2.0
 
     /// The median of `values` with the interval of the sequence at this look; unbounded while there are too few
     /// values for any bound (11 at `miss` 0.01), and a point when every value is the same.
-    public static func median(_ values: [Double], miss: Double) -> Estimate {
+    package static func median(_ values: [Double], miss: Double) -> Estimate {
         let sorted = values.sorted()
         let point = Statistics.median(sorted: sorted)
         // Too few values bound nothing, even when they agree: one pair's ratio is not yet a verdict.

@@ -2,18 +2,18 @@ import SchedulerBench
 
 /// The figure of a summary row that is compared across runs: its paired ratio to the reference row of its own run
 /// where it has one (whatever the machine did during the run then hits both sides and cancels), else its median.
-public struct ComparedFigure: Sendable, Equatable {
-    public enum Statistic: String, Sendable {
+package struct ComparedFigure: Sendable, Equatable {
+    package enum Statistic: String, Sendable {
         case ratioToReference = "ratio_to_reference"
         case median
     }
 
-    public var statistic: Statistic
+    package var statistic: Statistic
     /// The figure, with its interval within its run (nil when the run did not write one).
-    public var estimate: Estimate?
-    public var value: Double
+    package var estimate: Estimate?
+    package var value: Double
 
-    public init(_ row: SummaryRow) {
+    package init(_ row: SummaryRow) {
         if row.reference != nil, !row.metric.isExactCount, let ratio = row.ratioToReference {
             statistic = .ratioToReference
             estimate = ratio

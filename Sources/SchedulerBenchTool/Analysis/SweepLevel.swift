@@ -19,11 +19,11 @@ import SchedulerBench
 /// So a change to one backend shows whole in its levelled figure, while a change that moves most of a sweep (the
 /// machine, or code every backend shares) shows in the sweep's level instead, which a comparison judges on its own
 /// line. A sweep needs ``RoundLevels/minimumBackends`` backends with positive figures; smaller ones are not levelled.
-public enum SweepLevel {
+package enum SweepLevel {
     /// Each member's log figures (one per run) with the other members' level taken out, and the sweep's level in each
     /// run (the median over all members of their centred log figures); nil for a sweep too small to level. Every
     /// member has one figure per run, run *r* of each from the same run.
-    public static func split(_ logs: [[Double]]) -> (levelled: [[Double]], level: [Double])? {
+    package static func split(_ logs: [[Double]]) -> (levelled: [[Double]], level: [Double])? {
         guard logs.count >= RoundLevels.minimumBackends, let runs = logs.first?.count, runs >= 2,
             logs.allSatisfy({ $0.count == runs })
         else { return nil }
@@ -42,14 +42,14 @@ public enum SweepLevel {
 }
 
 /// A sweep: the backends of one cell whose compared figures share a statistic.
-public struct SweepKey: Sendable, Hashable, CustomStringConvertible {
-    public var allocator: AllocatorChoice
-    public var workload: WorkloadID
-    public var parameters: Parameters
-    public var metric: Metric
-    public var statistic: ComparedFigure.Statistic
+package struct SweepKey: Sendable, Hashable, CustomStringConvertible {
+    package var allocator: AllocatorChoice
+    package var workload: WorkloadID
+    package var parameters: Parameters
+    package var metric: Metric
+    package var statistic: ComparedFigure.Statistic
 
-    public init(_ cell: CellKey, statistic: ComparedFigure.Statistic) {
+    package init(_ cell: CellKey, statistic: ComparedFigure.Statistic) {
         allocator = cell.allocator
         workload = cell.workload
         parameters = cell.parameters
@@ -60,7 +60,7 @@ public struct SweepKey: Sendable, Hashable, CustomStringConvertible {
     /// The sweeps whose spreads moderate one another (``Calibration``): one workload, metric, statistic and allocator.
     var family: String { "\(workload) \(metric) \(statistic.rawValue) \(allocator.rawValue)" }
 
-    public var description: String {
+    package var description: String {
         "\(workload) \(parameters) \(metric) \(statistic == .median ? "medians" : "ratios to reference") "
             + "[\(allocator.rawValue)]"
     }

@@ -4,20 +4,20 @@ import ToolSupport
 
 /// One deterministic cost of a backend: instructions per task on a path (no workload), or exact allocations or
 /// bytes per unit of work of a workload configuration.
-public struct CostCell: Sendable, Hashable, CustomStringConvertible {
-    public var backend: BackendID
-    public var workload: WorkloadID?
-    public var parameters: Parameters
-    public var metric: Metric
+package struct CostCell: Sendable, Hashable, CustomStringConvertible {
+    package var backend: BackendID
+    package var workload: WorkloadID?
+    package var parameters: Parameters
+    package var metric: Metric
 
-    public init(backend: BackendID, workload: WorkloadID?, parameters: Parameters = Parameters([:]), metric: Metric) {
+    package init(backend: BackendID, workload: WorkloadID?, parameters: Parameters = Parameters([:]), metric: Metric) {
         self.backend = backend
         self.workload = workload
         self.parameters = parameters
         self.metric = metric
     }
 
-    public var description: String {
+    package var description: String {
         [backend.rawValue, workload?.rawValue, parameters.pairs.isEmpty ? nil : parameters.description, metric.name]
             .compactMap { $0 }.joined(separator: " ")
     }
@@ -27,30 +27,30 @@ public struct CostCell: Sendable, Hashable, CustomStringConvertible {
 /// keeps its allocation limits): `Benchmarks/thresholds/swift-<major.minor>-<arch>.csv`, and `…-portable.csv` for a
 /// portable bench (``ThisBuild/isPortable``). A cost above its limit
 /// (beyond the tolerance) is a regression; updating the limits is `bench check --update`, whose diff is reviewed.
-public struct Thresholds: Sendable {
-    public var limits: [CostCell: Double]
+package struct Thresholds: Sendable {
+    package var limits: [CostCell: Double]
 
-    public init(limits: [CostCell: Double]) { self.limits = limits }
+    package init(limits: [CostCell: Double]) { self.limits = limits }
 
     /// How much a cost may exceed its limit before it counts: the metric's own count tolerance at the limit.
     static func allowance(_ cell: CostCell, limit: Double) -> Double { cell.metric.countTolerance(around: limit) }
 
-    public struct Line: Sendable {
-        public enum Verdict: String, Sendable {
+    package struct Line: Sendable {
+        package enum Verdict: String, Sendable {
             case within = "ok"
             case regressed = "REGRESSED"
             case improved = "improved (lower the limit with --update)"
             case unlimited = "no limit (add it with --update)"
         }
 
-        public let cell: CostCell
-        public let measured: Double
-        public let limit: Double?
-        public let verdict: Verdict
+        package let cell: CostCell
+        package let measured: Double
+        package let limit: Double?
+        package let verdict: Verdict
     }
 
     /// Each measured cost against its limit.
-    public func check(_ costs: [CostCell: Double]) -> [Line] {
+    package func check(_ costs: [CostCell: Double]) -> [Line] {
         costs.sorted { $0.key.description < $1.key.description }.map { cell, measured in
             guard let limit = limits[cell] else {
                 return Line(cell: cell, measured: measured, limit: nil, verdict: .unlimited)
@@ -67,7 +67,7 @@ public struct Thresholds: Sendable {
     static let columns = ["backend", "workload", "parameters", "metric", "unit", "limit"]
 
     /// The thresholds file of this toolchain and architecture, under `folder`.
-    public static func file(in folder: String) -> URL {
+    package static func file(in folder: String) -> URL {
         var names = utsname()
         uname(&names)
         let machine = withUnsafeBytes(of: &names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -75,7 +75,7 @@ public struct Thresholds: Sendable {
             "swift-\(ThisBuild.swiftVersion)-\(machine)\(ThisBuild.isPortable ? "-portable" : "").csv")
     }
 
-    public var csv: String {
+    package var csv: String {
         let rows = limits.sorted { $0.key.description < $1.key.description }.map { cell, limit in
             [
                 cell.backend.rawValue, cell.workload?.rawValue ?? "", cell.parameters.description, cell.metric.name,
@@ -85,7 +85,7 @@ public struct Thresholds: Sendable {
         return CSV.encode([Self.columns] + rows)
     }
 
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         var limits: [CostCell: Double] = [:]
         for record in try CSVTable(contentsOf: path, required: Self.columns).records {
             guard let parameters = Parameters(parsing: try record.text("parameters")) else {
@@ -102,7 +102,7 @@ public struct Thresholds: Sendable {
     }
 
     /// Limits set to the measured costs: instructions rounded up, counts to two decimals.
-    public static func measured(_ costs: [CostCell: Double]) -> Thresholds {
+    package static func measured(_ costs: [CostCell: Double]) -> Thresholds {
         Thresholds(
             limits: costs.mapValues { value in
                 // Instruction counts are in the hundreds or thousands: whole instructions. Counts per task are small

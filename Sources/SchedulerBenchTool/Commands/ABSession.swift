@@ -4,50 +4,50 @@ import SchedulerKit
 import ToolSupport
 
 /// What `bench ab` was asked for.
-public struct ABRequest: Sendable {
+package struct ABRequest: Sendable {
     /// A git revision: the build to compare the working tree's with.
-    public var baseline: String
-    public var backends: [BackendID]?
+    package var baseline: String
+    package var backends: [BackendID]?
     /// W1–W4 unless narrowed or widened: throughput and hops, what a change to a scheduler moves, in a pair of a few
     /// seconds. Nil: every workload.
-    public var workloads: [WorkloadID]? = ABRequest.defaultWorkloads
-    public static let defaultWorkloads: [WorkloadID] = [.throughput, .producers, .fanOut, .pingPong]
+    package var workloads: [WorkloadID]? = ABRequest.defaultWorkloads
+    package static let defaultWorkloads: [WorkloadID] = [.throughput, .producers, .fanOut, .pingPong]
     /// Sizes of the workloads in each process (quick by default: many short processes beat a few long ones).
-    public var scale: Scale = .quick
-    public var rounds: Int?
+    package var scale: Scale = .quick
+    package var rounds: Int?
     /// Seconds the pairs may take, after the first pair, before no new pair starts.
-    public var budgetSeconds: Double = 300
+    package var budgetSeconds: Double = 300
     /// The confidence sequence has its first bound at 12 pairs (``ABAnalysis/pairsForABound``).
-    public var minimumPairs = ABAnalysis.pairsForABound
+    package var minimumPairs = ABAnalysis.pairsForABound
     /// No cap of its own: the budget decides how many pairs a noisy cell gets (the confidence sequence may be looked
     /// at after every pair, so more pairs never cost validity).
-    public var maximumPairs = ABRequest.pairsRange.upperBound
+    package var maximumPairs = ABRequest.pairsRange.upperBound
     /// The smallest change of interest: differences smaller than this fraction are never claimed, and two builds
     /// whose whole interval lies inside it are the same.
-    public var minimumEffect = 0.02
+    package var minimumEffect = 0.02
     /// A and B at once on one CPU, judged on CPU time (the default: several times tighter here), or one after the
     /// other with the whole machine, judged on every metric (``Pairing``).
-    public var pairing = Pairing.duet
-    public var cpus: CPUSet?
+    package var pairing = Pairing.duet
+    package var cpus: CPUSet?
     /// Also count instructions per task of both builds under callgrind (``ABInstructions``), after the pairs.
-    public var countsInstructions = true
-    public var output = "Results/ab"
+    package var countsInstructions = true
+    package var output = "Results/ab"
     /// Where baseline builds are kept, one per commit (git-ignored).
-    public var cache = ".build-ab"
+    package var cache = ".build-ab"
 
-    public init(baseline: String) { self.baseline = baseline }
+    package init(baseline: String) { self.baseline = baseline }
 
     /// Two pairs make a ratio; beyond a thousand, another pair says nothing new.
     static let pairsRange = 2...1_000
 
     /// Everything that can be checked before a build or a measurement starts: the settings, then the machine.
-    public func preflight() throws {
+    package func preflight() throws {
         try checkSettings()
         try checkMachine()
     }
 
     /// What this machine must offer a pair (``RunRequest/checkMachine()``).
-    public func checkMachine() throws { try measuringRun.checkMachine() }
+    package func checkMachine() throws { try measuringRun.checkMachine() }
 
     /// What one process of a pair runs (always under jemalloc: its allocations are part of the comparison).
     var measuringRun: RunRequest {
@@ -59,7 +59,7 @@ public struct ABRequest: Sendable {
     }
 
     /// The request alone, whatever this machine has (``RunRequest/checkSettings()``).
-    public func checkSettings() throws {
+    package func checkSettings() throws {
         guard minimumEffect > 0 && minimumEffect < 1 else {
             throw BenchError.setting(
                 "--min-effect must be between 0 and 1 (a fraction, e.g. 0.05), got \(minimumEffect)")
@@ -89,15 +89,15 @@ public struct ABRequest: Sendable {
 /// by commit), runs the baseline's and this build's `bench run` in pairs of processes (a duet on one CPU, or one
 /// after the other: ``Pairing``), and judges each cell on the per-pair ratios B/A (``ABAnalysis``). Writes
 /// `Results/ab/<id>/`.
-public enum ABSession {
-    public struct Outcome: Sendable {
-        public let folder: URL
-        public let analysis: ABAnalysis
-        public let instructions: ABInstructions?
-        public let page: String
+package enum ABSession {
+    package struct Outcome: Sendable {
+        package let folder: URL
+        package let analysis: ABAnalysis
+        package let instructions: ABInstructions?
+        package let page: String
     }
 
-    public static func perform(
+    package static func perform(
         _ request: ABRequest, launcher: any ChildLauncher, commandLine: String,
         log: (String) -> Void
     ) throws -> Outcome {

@@ -6,10 +6,10 @@ import ToolSupport
 /// `bench calibrate`: runs this build several times, exactly as asked (same workloads, scale, rounds and CPUs as the
 /// runs it will judge), and stores how far each figure moved between those runs, with the machine's fingerprint
 /// (``Calibration``). `bench compare` and `bench report` use it to tell a real difference from run-to-run noise.
-public enum CalibrateSession {
-    public static let runsRange = 3...20
+package enum CalibrateSession {
+    package static let runsRange = 3...20
 
-    public static func perform(
+    package static func perform(
         _ request: RunRequest, runs: Int, resultsRoot: String, launcher: any ChildLauncher,
         commandLine: String, log: (String) -> Void
     ) throws -> (URL, Calibration) {
@@ -53,7 +53,7 @@ public enum CalibrateSession {
     }
 
     /// Rewrites a calibration file from the figures it keeps, with this build's method; returns the calibration.
-    public static func recompute(_ path: String) throws -> Calibration {
+    package static func recompute(_ path: String) throws -> Calibration {
         guard FileManager.default.fileExists(atPath: path) else {
             throw BenchError.input("\(path) does not exist; name a file under Results/calibration/")
         }

@@ -6,20 +6,20 @@ import ToolSupport
 /// exact allocations and bytes per task of W9, allocations of every thread per unit of W11–W13), compared with the
 /// committed thresholds. The figures are the same on every run of the same build, so CI can gate on them where it
 /// can never gate on timings.
-public enum CheckSession {
-    public struct Outcome: Sendable {
-        public let file: URL
-        public let lines: [Thresholds.Line]
+package enum CheckSession {
+    package struct Outcome: Sendable {
+        package let file: URL
+        package let lines: [Thresholds.Line]
         /// Backends whose instructions cannot be counted per task here (reported, not gated).
-        public let notCounted: [InstructionCount.NotLinear]
+        package let notCounted: [InstructionCount.NotLinear]
         /// True when the limits were rewritten from this measurement (`--update`).
-        public let updated: Bool
+        package let updated: Bool
 
-        public var regressions: [Thresholds.Line] { lines.filter { $0.verdict == .regressed } }
+        package var regressions: [Thresholds.Line] { lines.filter { $0.verdict == .regressed } }
     }
 
     /// Measures, then compares with (or, with `update`, rewrites) the thresholds file of this toolchain under `folder`.
-    public static func perform(
+    package static func perform(
         backends: [BackendID]?, thresholdsFolder: String, update: Bool, launcher: any ChildLauncher,
         log: (String) -> Void
     ) throws -> Outcome {

@@ -11,7 +11,7 @@ struct ProcessSide: Sendable {
 }
 
 /// Each process's summary rows, for one pair of processes.
-public typealias ProcessPair = (baseline: [SummaryRow], candidate: [SummaryRow])
+package typealias ProcessPair = (baseline: [SummaryRow], candidate: [SummaryRow])
 
 /// How the two processes of a pair share the machine (`Docs/Statistics.md`, "The duet").
 ///
@@ -20,7 +20,7 @@ public typealias ProcessPair = (baseline: [SummaryRow], candidate: [SummaryRow])
 /// the time, two processes on different CPUs hardly ever. Two processes on the *same* CPU at the *same* time share it
 /// always, so the duet runs A and B together, both pinned to one CPU, and judges the CPU time each spends per unit of
 /// work (wall-clock time would measure how the kernel splits the CPU between them, not the builds).
-public enum Pairing: String, Sendable, CaseIterable {
+package enum Pairing: String, Sendable, CaseIterable {
     /// A and B at once on one CPU (taking turns between CPUs and in which starts first, pair by pair); only the
     /// CPU-time metrics are judged.
     case duet
@@ -28,7 +28,7 @@ public enum Pairing: String, Sendable, CaseIterable {
     case sequential
 
     /// How the pairs run, in a sentence for logs and pages.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .duet:
             "each pair is a duet: A and B at once, pinned to one CPU (the CPU and who starts first alternate), "
@@ -38,7 +38,7 @@ public enum Pairing: String, Sendable, CaseIterable {
     }
 
     /// Whether a metric's figures of a pair mean what they do alone: in a duet only CPU time does.
-    public func judges(_ metric: Metric) -> Bool {
+    package func judges(_ metric: Metric) -> Bool {
         self == .sequential || metric.isCPUTime || metric.isExactCount
     }
 }

@@ -12,7 +12,7 @@ import ToolSupport
 /// tasks, task i spinning the iterations that bring the total to i × the delay). Both sides of a power trial run the
 /// same binary and both are wrapped, one with a delay of 0, so that the only difference between them is the spin:
 /// no code layout, no wrapper cost. The actor workloads call the scheduler, not the lane, and are not planted.
-public struct PlantedDelay: Sendable {
+package struct PlantedDelay: Sendable {
     static let variable = "BENCH_PLANTED_DELAY"
 
     /// Nanoseconds per task, per backend.
@@ -50,7 +50,7 @@ public struct PlantedDelay: Sendable {
 
     /// Plants the delay this process was started with (``current``) in every backend instance it makes; nothing
     /// without the variable. `bench` calls it first thing, so that a child it starts plants the same delay.
-    public static func plantIfAsked() {
+    package static func plantIfAsked() {
         let delay = current
         guard !delay.nanoseconds.isEmpty else { return }
         Backend.laneWrapper.withLock { $0 = { group, backend in delay.wrap(group, of: backend) } }

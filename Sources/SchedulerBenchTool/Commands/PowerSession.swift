@@ -4,30 +4,30 @@ import SchedulerKit
 import ToolSupport
 
 /// What `bench power` was asked for.
-public struct PowerRequest: Sendable {
-    public var backends: [BackendID]?
+package struct PowerRequest: Sendable {
+    package var backends: [BackendID]?
     /// The one workload whose first metric (a time per unit, e.g. W1's ns per task) the slowdowns are planted in.
-    public var workload: WorkloadID = .throughput
+    package var workload: WorkloadID = .throughput
     /// Planted slowdowns, as fractions of each backend's figure; 0 is a comparison of the build with itself.
-    public var effects: [Double] = [0, 0.02, 0.03, 0.05, 0.10]
-    public var trials = 5
+    package var effects: [Double] = [0, 0.02, 0.03, 0.05, 0.10]
+    package var trials = 5
     /// Seconds each trial's pairs may take, as `bench ab --budget`.
-    public var budgetSeconds: Double = 90
+    package var budgetSeconds: Double = 90
     /// The margin the verdicts use, as `bench ab --min-effect`.
-    public var minimumEffect = 0.02
+    package var minimumEffect = 0.02
     /// How each trial's pairs run, as `bench ab --pairing`.
-    public var pairing = Pairing.duet
+    package var pairing = Pairing.duet
     /// The backends the slowdowns are planted in; nil: every selected one. The others run unplanted beside them, so
     /// every trial also gives their A/A verdicts: a plant in one backend must not mark another.
-    public var planted: [BackendID]?
-    public var output = "Results/power"
+    package var planted: [BackendID]?
+    package var output = "Results/power"
 
-    public init() {}
+    package init() {}
 
     static let trialsRange = 1...100
 
     /// Everything that can be checked before a measurement starts: the settings, then the machine.
-    public func preflight() throws {
+    package func preflight() throws {
         try checkSettings()
         try trial.checkMachine()
     }
@@ -44,7 +44,7 @@ public struct PowerRequest: Sendable {
     }
 
     /// The request alone, whatever this machine has.
-    public func checkSettings() throws {
+    package func checkSettings() throws {
         guard !effects.isEmpty, effects.allSatisfy({ $0 >= 0 && $0 < 1 }) else {
             throw BenchError.setting("--effects must be fractions from 0 up to 1, e.g. 0,0.03,0.05; got \(effects)")
         }
@@ -86,28 +86,28 @@ public struct PowerRequest: Sendable {
 /// this same build run as `bench ab` runs them, B with a delay of the effect times the pilot's figure spun before
 /// every task of every selected backend (``PlantedDelay``), A with a delay of 0, until each cell is decided or the
 /// trial's budget ends. An effect of 0 is an A/A trial: every verdict other than same or undecided is a false alarm.
-public enum PowerSession {
-    public struct Trial: Sendable {
+package enum PowerSession {
+    package struct Trial: Sendable {
         /// The slowdown planted in this cell's backend: 0 in an A/A trial, and for a backend left unplanted.
-        public let effect: Double
+        package let effect: Double
         /// The slowdown planted in the trial (in the planted backends).
-        public let trialEffect: Double
-        public let index: Int
-        public let line: ABAnalysis.Line
+        package let trialEffect: Double
+        package let index: Int
+        package let line: ABAnalysis.Line
         /// Every pair's ratio B/A of the cell: pooled over an effect's trials, they measure the effect the plant
         /// really had (a delay in an asynchronous backend's tasks can even speed its throughput up: the worker then
         /// sleeps less).
-        public let ratios: [Double]
-        public let seconds: Double
+        package let ratios: [Double]
+        package let seconds: Double
     }
 
-    public struct Outcome: Sendable {
-        public let folder: URL
-        public let trials: [Trial]
-        public let page: String
+    package struct Outcome: Sendable {
+        package let folder: URL
+        package let trials: [Trial]
+        package let page: String
     }
 
-    public static func perform(
+    package static func perform(
         _ request: PowerRequest, launcher: any ChildLauncher, commandLine: String, log: (String) -> Void
     ) throws -> Outcome {
         try request.preflight()

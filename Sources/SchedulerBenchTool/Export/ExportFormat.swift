@@ -5,7 +5,7 @@ import SchedulerBench
 /// the median, its 95 % interval (where the format has one), and the rounds (JMH).
 ///
 /// Every format names a cell the same way (``ExportedCell``), so one cell keeps one name across runs and tools.
-public enum ExportFormat: String, CaseIterable, Sendable {
+package enum ExportFormat: String, CaseIterable, Sendable {
     /// Bencher Metric Format: `{"<benchmark>": {"<measure>": {"value", "lower_value", "upper_value"}}}`.
     case bmf
     /// github-action-benchmark's `customSmallerIsBetter`: `[{"name", "unit", "value", "range", "extra"}]`, the rows
@@ -19,7 +19,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 
     /// The exported file and how many of the run's rows it left out (rows of the other direction, for
     /// github-action-benchmark).
-    public func render(_ run: RunData) throws -> (json: String, leftOut: Int) {
+    package func render(_ run: RunData) throws -> (json: String, leftOut: Int) {
         let cells = run.summary.map { ExportedCell(row: $0, rounds: run.measuredValues(of: $0)) }
         switch self {
         case .bmf:

@@ -1,8 +1,8 @@
 import SchedulerBench
 
 /// A goal judged on one run: met, not met, or undecided when the figure's interval straddles the limit.
-public struct GoalResult: Sendable {
-    public enum Verdict: String, Sendable {
+package struct GoalResult: Sendable {
+    package enum Verdict: String, Sendable {
         case met
         case notMet = "not met"
         /// The interval straddles the limit: this run cannot tell. More rounds, `--cpus`, or a quieter machine.
@@ -10,21 +10,21 @@ public struct GoalResult: Sendable {
         case notMeasured = "not measured"
     }
 
-    public let goal: Goal
+    package let goal: Goal
     /// The figure and its interval within the run (nil when a cell is missing).
-    public let estimate: Estimate?
+    package let estimate: Estimate?
     /// The interval the verdict rests on: the run's own, widened to the calibrated run-to-run margin if there is one.
-    public let judged: Estimate?
+    package let judged: Estimate?
     /// True when a calibration of this machine widened the interval.
-    public let calibrated: Bool
-    public let verdict: Verdict
+    package let calibrated: Bool
+    package let verdict: Verdict
     /// The goal's floor in the same run, with its interval (nil: the goal has none, or its cells are missing).
-    public let floor: Estimate?
+    package let floor: Estimate?
 }
 
 /// Judges goals on a run's rows and rounds.
-public enum GoalEvaluation {
-    public static func evaluate(
+package enum GoalEvaluation {
+    package static func evaluate(
         _ goals: [Goal] = Goal.all, in run: RunData, allocator: AllocatorChoice,
         calibration: Calibration?
     ) -> [GoalResult] {
@@ -85,7 +85,7 @@ public enum GoalEvaluation {
 
 extension Goal {
     /// The figure as people read it.
-    public func present(_ value: Double) -> String {
+    package func present(_ value: Double) -> String {
         switch presentation {
         case .times: "\(Format.short(value))x"
         case .timesFaster: "\(Format.short(value))x faster"
@@ -97,7 +97,7 @@ extension Goal {
     }
 
     /// The figure with its interval, "1.07x (1.02x–1.12x)".
-    public func present(_ estimate: Estimate) -> String {
+    package func present(_ estimate: Estimate) -> String {
         guard estimate.low != estimate.high else { return present(estimate.value) }
         guard estimate.low.isFinite && estimate.high.isFinite else { return present(estimate.value) + " (no interval)" }
         // Rates invert: a low cost is a high rate.

@@ -3,32 +3,32 @@ import SchedulerBench
 /// A performance goal (`Docs/Goals.md`): a figure computed from one run's cells, and the limit it must keep.
 /// Goals are data: each names the cells it reads by identifiers, and a test checks that every one of them is in a
 /// full run's plan, so a renamed lane or parameter fails the tests instead of reading "not measured" in a report.
-public struct Goal: Sendable {
-    public let id: GoalID
+package struct Goal: Sendable {
+    package let id: GoalID
     /// What is promised, in words, for the report.
-    public let statement: String
-    public let allocator: AllocatorChoice
-    public let measure: Measure
-    public let limit: Double
-    public let direction: Direction
+    package let statement: String
+    package let allocator: AllocatorChoice
+    package let measure: Measure
+    package let limit: Double
+    package let direction: Direction
     /// How the figure reads for people (e.g. "1.07x", "4.1 M tasks/s").
-    public let presentation: Presentation
+    package let presentation: Presentation
     /// The best figure a design of this kind can reach on this machine, measured in the same run (nil: none known).
     /// A `var` with a default only so that the memberwise initialiser lets goals without one leave it out.
-    public var floor: Floor? = nil
+    package var floor: Floor? = nil
 
     /// A reference lane that does only what every design of the goal's kind must do, so no such design gets past
     /// its figure: where the floor itself misses the limit, the goal asks for another design, not more tuning. Its
     /// measure is in the goal's own terms (the same ratio or difference with the floor lane in place of the backend).
-    public struct Floor: Sendable {
-        public let measure: Measure
+    package struct Floor: Sendable {
+        package let measure: Measure
         /// What the floor lane does, for the report.
-        public let explanation: String
+        package let explanation: String
     }
 
-    public enum Direction: Sendable { case atMost, atLeast }
+    package enum Direction: Sendable { case atMost, atLeast }
 
-    public enum Presentation: Sendable {
+    package enum Presentation: Sendable {
         /// "1.07x"
         case times
         /// "3.4x faster": the figure is how many times faster (a ratio of costs, the other over this one).
@@ -44,13 +44,13 @@ public struct Goal: Sendable {
     }
 
     /// A cell of a run: a backend's metric in the configurations of a workload whose parameters include these.
-    public struct Cell: Sendable {
-        public let backend: BackendID
-        public let workload: WorkloadID
-        public let metric: Metric
-        public let parameters: Parameters
+    package struct Cell: Sendable {
+        package let backend: BackendID
+        package let workload: WorkloadID
+        package let metric: Metric
+        package let parameters: Parameters
 
-        public init(
+        package init(
             _ backend: BackendID, _ workload: WorkloadID, _ metric: Metric, _ parameters: Parameters = Parameters([:])
         ) {
             self.backend = backend
@@ -60,7 +60,7 @@ public struct Goal: Sendable {
         }
     }
 
-    public enum Measure: Sendable {
+    package enum Measure: Sendable {
         /// first / second: paired by round when both are in one workload configuration, else of the two medians.
         case ratio(Cell, over: Cell)
         /// first − second, paired by round.
@@ -72,7 +72,7 @@ public struct Goal: Sendable {
         /// An exact count.
         case count(Cell)
 
-        public var cells: [Cell] {
+        package var cells: [Cell] {
             switch self {
             case .ratio(let a, let b), .difference(let a, let b), .countDifference(let a, let b): [a, b]
             case .median(let a), .count(let a): [a]
@@ -80,7 +80,7 @@ public struct Goal: Sendable {
         }
 
         /// Timed figures vary from run to run; counts do not.
-        public var isMeasured: Bool {
+        package var isMeasured: Bool {
             switch self {
             case .countDifference, .count: false
             case .ratio, .difference, .median: true
@@ -91,7 +91,7 @@ public struct Goal: Sendable {
 
 extension Goal {
     /// Every goal, in the report's order.
-    public static let all: [Goal] = [
+    package static let all: [Goal] = [
         Goal(
             id: .dispatchOverhead, statement: "DispatchQueueScheduler ≤ 1.10x raw DispatchQueue.async (W1)",
             allocator: .jemalloc, measure: .ratio(w1(.dispatch), over: w1(.rawDispatch)), limit: 1.1,

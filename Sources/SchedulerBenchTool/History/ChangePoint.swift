@@ -10,30 +10,31 @@ import SchedulerBench
 /// measured figure, by more than the floor calibrated on that machine (``Calibration``: what two runs of one build
 /// differ by; a run's own interval knows nothing of that). A measured series with no calibrated floor is not judged.
 /// A step needs ``confirmingRuns`` runs on each side, so the newest run alone names nothing yet.
-public struct ChangePoint: Sendable, Equatable {
+package struct ChangePoint: Sendable, Equatable {
     /// The index of the first run at the new level, in the series.
-    public let index: Int
-    public let runID: String
-    public let commit: String
+    package let index: Int
+    package let runID: String
+    package let commit: String
     /// Medians of up to ``window`` runs' figures before the step and after it.
-    public let before: Double
-    public let after: Double
+    package let before: Double
+    package let after: Double
     /// The runs on the two sides had different machine fingerprints (or one had none): the machine may be the change.
-    public let machineChanged: Bool
+    package let machineChanged: Bool
 
-    public var ratio: Double { before == 0 ? .infinity : after / before }
+    package var ratio: Double { before == 0 ? .infinity : after / before }
 
     /// How many runs on each side a boundary compares, and how many runs a step may take.
-    public static let window = 3
+    package static let window = 3
     /// The smallest step named: 5 %.
-    public static let smallestStep = 0.05
+    package static let smallestStep = 0.05
     /// Runs at the new level a step needs before it is named, and at the old level before it (one run alone, at
     /// either end of a history, is no level).
-    public static let confirmingRuns = 2
+    package static let confirmingRuns = 2
 
     /// The change points of one series; `floor` gives a measured figure's calibrated floor (a fraction, on the log
     /// scale) for the runs on both sides of a step, or nil where no calibration covers them.
-    public static func find(in points: [HistoryRow], floor: ([HistoryRow]) -> Double? = { _ in nil }) -> [ChangePoint] {
+    package static func find(in points: [HistoryRow], floor: ([HistoryRow]) -> Double? = { _ in nil }) -> [ChangePoint]
+    {
         guard points.count >= 2 else { return [] }
         let directions = (1..<points.count).map { separation(at: $0, in: points) }
         var found: [ChangePoint] = []

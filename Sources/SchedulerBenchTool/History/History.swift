@@ -5,14 +5,14 @@ import ToolSupport
 /// The history: one row per cell per reference run, in the order the runs were made, kept in `Results/history/`
 /// (``HistoryFolder``). A complete full run adds itself when it is written; `bench history add` adds stored runs
 /// (older ones, from git).
-public struct History: Sendable {
-    public var rows: [HistoryRow]
+package struct History: Sendable {
+    package var rows: [HistoryRow]
 
-    public init(rows: [HistoryRow] = []) { self.rows = rows }
+    package init(rows: [HistoryRow] = []) { self.rows = rows }
 
     /// The rows of a history file in one CSV (the single file of earlier versions, or one run's); empty when there is
     /// none.
-    public static func load(_ url: URL) throws -> History {
+    package static func load(_ url: URL) throws -> History {
         guard FileManager.default.fileExists(atPath: url.path) else { return History() }
         let table = try CSVTable(contentsOf: url.path, required: HistoryRow.schema.names())
         return History(
@@ -23,7 +23,7 @@ public struct History: Sendable {
             })
     }
 
-    public var runIDs: [String] {
+    package var runIDs: [String] {
         var seen: Set<String> = []
         return rows.map(\.runID).filter { seen.insert($0).inserted }
     }
@@ -31,7 +31,7 @@ public struct History: Sendable {
     /// Adds a run's rows unless the run is there already (by run id); keeps the runs in the order they were made.
     /// Returns whether it added them.
     @discardableResult
-    public mutating func add(_ run: RunData) -> Bool {
+    package mutating func add(_ run: RunData) -> Bool {
         guard let id = run.metadata?.runID, !runIDs.contains(id) else { return false }
         add(run.summary.map(HistoryRow.init))
         return true
@@ -46,10 +46,10 @@ public struct History: Sendable {
             .map(\.element)
     }
 
-    public var csv: String { CSV.encode([HistoryRow.schema.names()] + rows.map { HistoryRow.schema.fields(of: $0) }) }
+    package var csv: String { CSV.encode([HistoryRow.schema.names()] + rows.map { HistoryRow.schema.fields(of: $0) }) }
 
     /// Every (cell, metric) with its figures in run order.
-    public var series: [HistorySeries] {
+    package var series: [HistorySeries] {
         var order: [String] = []
         var byKey: [String: [HistoryRow]] = [:]
         for row in rows {
@@ -62,7 +62,7 @@ public struct History: Sendable {
 
     /// ``record(_:resultsRoot:)`` after a run, saying what it did: a run whose history cannot be written is still a
     /// run, so that failure is said and the run kept.
-    public static func recordRun(_ folder: URL, resultsRoot: String, log: (String) -> Void) {
+    package static func recordRun(_ folder: URL, resultsRoot: String, log: (String) -> Void) {
         do {
             if let file = try record(folder, resultsRoot: resultsRoot) {
                 log("added the run to the history: \(file.path)")
@@ -74,7 +74,7 @@ public struct History: Sendable {
 
     /// Adds a complete full run to the history beside it (`<results>/history/`); other runs are not reference runs
     /// and are left out. Returns the file when it wrote one.
-    public static func record(_ folder: URL, resultsRoot: String) throws -> URL? {
+    package static func record(_ folder: URL, resultsRoot: String) throws -> URL? {
         let run = try RunData.load(folder.path)
         guard run.metadata?.isCompleteFullRun == true else { return nil }
         return try HistoryFolder(results: resultsRoot).add(run)
@@ -82,24 +82,24 @@ public struct History: Sendable {
 }
 
 /// One cell's metric over the runs of a history.
-public struct HistorySeries: Sendable {
-    public let points: [HistoryRow]
+package struct HistorySeries: Sendable {
+    package let points: [HistoryRow]
 
-    public var cell: String { points.first?.cell ?? "" }
-    public var metric: String { points.first?.metric ?? "" }
+    package var cell: String { points.first?.cell ?? "" }
+    package var metric: String { points.first?.metric ?? "" }
     /// `ratio_to_reference` or `median`: a cell whose figure changed kind (a reference row added) is two series.
-    public var statistic: String { points.first?.statistic ?? "" }
+    package var statistic: String { points.first?.statistic ?? "" }
 }
 
 /// The calibrations of the machines a history's runs were made on (`Results/calibration/`), found once each.
-public final class CalibrationBook {
+package final class CalibrationBook {
     private let root: String
     private var found: [String: Calibration?] = [:]
 
-    public init(root: String) { self.root = root }
+    package init(root: String) { self.root = root }
 
     /// The floor of `rows`' cell when they were all made on one machine, scale and CPU set that has a calibration.
-    public func floor(_ rows: [HistoryRow]) -> Double? {
+    package func floor(_ rows: [HistoryRow]) -> Double? {
         let kinds = Set(rows.map { [$0.machine, $0.scale, $0.cpus, $0.pinned ? "pinned" : ""].joined(separator: "|") })
         guard kinds.count == 1, let kind = kinds.first, let first = rows.first, let key = first.key else { return nil }
         if found[kind] == nil {
@@ -111,7 +111,7 @@ public final class CalibrationBook {
         return entry.compareFloor
     }
 
-    public func changePoints(of series: HistorySeries) -> [ChangePoint] {
+    package func changePoints(of series: HistorySeries) -> [ChangePoint] {
         ChangePoint.find(in: series.points, floor: floor)
     }
 }

@@ -11,22 +11,22 @@ import ToolSupport
 /// Debian and Ubuntu (run through `Command`, as git is), so reading and writing need nothing that a machine with only Swift lacks; `gzip -dc FILE` shows
 /// one by hand. A results folder that still has the single `history.csv` of earlier versions is read as well, and
 /// split into per-run files the first time a run is added.
-public struct HistoryFolder: Sendable {
-    public let url: URL
+package struct HistoryFolder: Sendable {
+    package let url: URL
     /// The single file of earlier versions (`<results>/history.csv`).
     let legacy: URL
 
-    public init(results: String) {
+    package init(results: String) {
         let root = URL(fileURLWithPath: results)
         url = root.appendingPathComponent("history")
         legacy = root.appendingPathComponent("history.csv")
     }
 
     /// Whether there is any history here.
-    public var exists: Bool { !runFiles().isEmpty || FileManager.default.fileExists(atPath: legacy.path) }
+    package var exists: Bool { !runFiles().isEmpty || FileManager.default.fileExists(atPath: legacy.path) }
 
     /// Every run of the history, in the order the runs were made.
-    public func load() throws -> History {
+    package func load() throws -> History {
         var history = FileManager.default.fileExists(atPath: legacy.path) ? try History.load(legacy) : History()
         for file in runFiles() {
             let text = try Command.output("gzip", ["-dc", file.path])
@@ -43,7 +43,7 @@ public struct HistoryFolder: Sendable {
 
     /// Adds a run (unless it is there already, by run id) as a file of its own; returns the file when it wrote one.
     @discardableResult
-    public func add(_ run: RunData) throws -> URL? {
+    package func add(_ run: RunData) throws -> URL? {
         guard let id = run.metadata?.runID else { return nil }
         try migrateLegacy()
         guard !(try load().runIDs.contains(id)) else { return nil }

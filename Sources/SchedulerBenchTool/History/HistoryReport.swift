@@ -2,14 +2,14 @@ import SchedulerBench
 
 extension History {
     /// The series whose cell contains `cell` and whose metric is `metric` (each nil: any).
-    public func series(cell: String?, metric: String?) -> [HistorySeries] {
+    package func series(cell: String?, metric: String?) -> [HistorySeries] {
         series.filter { series in
             (cell.map { series.cell.contains($0) } ?? true) && (metric.map { series.metric == $0 } ?? true)
         }
     }
 
     /// Every change point of `series`, one line each in run order, then a tally.
-    public func changes(of series: [HistorySeries], calibrations: CalibrationBook) -> String {
+    package func changes(of series: [HistorySeries], calibrations: CalibrationBook) -> String {
         let found = series.flatMap { one in calibrations.changePoints(of: one).map { (one, $0) } }
             .sorted { $0.1.runID < $1.1.runID }
         var table = TextTable(["began at", "run", "cell", "metric", "figure", "before", "after", "step", "note"])
@@ -32,7 +32,7 @@ extension History {
     }
 
     /// One series run by run: commit, figure, interval and a bar, with its change points marked.
-    public func chart(of series: HistorySeries, calibrations: CalibrationBook) -> String {
+    package func chart(of series: HistorySeries, calibrations: CalibrationBook) -> String {
         let changes = Dictionary(uniqueKeysWithValues: calibrations.changePoints(of: series).map { ($0.index, $0) })
         let largest = series.points.map(\.high).max() ?? 0
         var table = TextTable([

@@ -4,32 +4,32 @@ import SchedulerBench
 ///
 /// The figure is the one `bench compare` compares (``ComparedFigure``): a measured cell's paired ratio to its run's
 /// reference row where it has one, else its median, with its 95 % interval; an exact count as counted.
-public struct HistoryRow: Sendable, Equatable {
-    public var runID = ""
-    public var timestamp = ""
-    public var commit = ""
-    public var machine = ""
-    public var scale = ""
-    public var cpus = ""
-    public var pinned = false
-    public var allocator = ""
-    public var backend = ""
-    public var workload = ""
-    public var parameters = ""
-    public var metric = ""
+package struct HistoryRow: Sendable, Equatable {
+    package var runID = ""
+    package var timestamp = ""
+    package var commit = ""
+    package var machine = ""
+    package var scale = ""
+    package var cpus = ""
+    package var pinned = false
+    package var allocator = ""
+    package var backend = ""
+    package var workload = ""
+    package var parameters = ""
+    package var metric = ""
     /// `exact` (a count) or `measured`.
-    public var kind = ""
+    package var kind = ""
     /// `ratio_to_reference` or `median`.
-    public var statistic = ""
-    public var value = 0.0
+    package var statistic = ""
+    package var value = 0.0
     /// The figure's 95 % interval within its run (an exact count's is the count itself).
-    public var low = 0.0
-    public var high = 0.0
+    package var low = 0.0
+    package var high = 0.0
 
-    public init() {}
+    package init() {}
 
     /// A summary row as history keeps it.
-    public init(_ row: SummaryRow) {
+    package init(_ row: SummaryRow) {
         let metadata = row.metadata
         (runID, timestamp, commit, machine) = (metadata.runID, metadata.timestamp, metadata.gitCommit, metadata.machine)
         (scale, cpus, pinned) = (metadata.scale, metadata.cpus, metadata.pinned)
@@ -44,9 +44,9 @@ public struct HistoryRow: Sendable, Equatable {
     }
 
     /// The cell as one text: `W12 tasks=2000 caller=global · threadpool [jemalloc]`.
-    public var cell: String { "\(workload) \(parameters) · \(backend) [\(allocator)]" }
+    package var cell: String { "\(workload) \(parameters) · \(backend) [\(allocator)]" }
 
-    public var isExact: Bool { kind == "exact" }
+    package var isExact: Bool { kind == "exact" }
 
     /// The cell as the tools key it (to find its calibrated floor); nil for a row that does not parse.
     var key: CellKey? {

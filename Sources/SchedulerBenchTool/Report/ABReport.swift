@@ -4,7 +4,7 @@ import ToolSupport
 extension ABAnalysis {
     /// `ab.csv`: one row per cell (`Docs/Results.md`), each naming the pairing that measured it (a duet judges CPU
     /// time on one shared CPU, sequential pairs wall-clock time with the whole machine: not the same question).
-    public var csv: String {
+    package var csv: String {
         let header = [
             "workload", "parameters", "metric", "unit", "backend", "pairs", "a_median", "b_median",
             "ratio", "ratio_low", "ratio_high", "minimum_effect", "verdict", "smallest_callable", "pairing",
@@ -24,7 +24,7 @@ extension ABAnalysis {
     }
 
     /// The verdicts as a table for the terminal.
-    public func render() -> String {
+    package func render() -> String {
         var table = TextTable([
             "workload", "parameters", "metric", "backend", "A", "B", "B/A (99 % sequence)", "pairs", "verdict",
             "could call",
@@ -47,7 +47,7 @@ extension ABAnalysis {
         return table.render() + "\n" + tally
     }
 
-    public var tally: String {
+    package var tally: String {
         "\(lines.count) cells: \(count(.faster)) faster, \(count(.slower)) slower, \(count(.same)) the same within "
             + "±\(Format.short(minimumEffect * 100)) %, \(count(.undecided)) undecided"
             + (count(.undecided) > 0

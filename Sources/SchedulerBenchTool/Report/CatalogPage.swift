@@ -5,10 +5,10 @@ import ToolSupport
 
 /// `Docs/Catalog.md`: every entry of the catalog in one table, generated from the entries themselves (`bench catalog`),
 /// so that no document lists the schedulers by hand. A test holds the committed page to what the catalog says.
-public enum CatalogPage {
-    public static let path = "Docs/Catalog.md"
+package enum CatalogPage {
+    package static let path = "Docs/Catalog.md"
 
-    public static func markdown(subjects: [ConformanceBackend] = Catalog.subjects) -> String {
+    package static func markdown(subjects: [ConformanceBackend] = Catalog.subjects) -> String {
         var lines = [
             "# The catalog",
             "",
@@ -55,7 +55,7 @@ public enum CatalogPage {
     }
 
     /// Writes the page under `root` (the repository), whole.
-    public static func write(root: String = ".") throws -> String {
+    package static func write(root: String = ".") throws -> String {
         let url = URL(fileURLWithPath: root).appendingPathComponent(path)
         try AtomicFile.write(markdown(), to: url)
         return url.path

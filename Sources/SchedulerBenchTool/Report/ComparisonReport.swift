@@ -3,7 +3,7 @@ import SchedulerBench
 extension Comparison {
     /// The printed comparison: one line per cell, a mark only on real differences, then a tally and what the marks
     /// rest on.
-    public func render() -> String {
+    package func render() -> String {
         var table = TextTable([
             "allocator", "workload", "parameters", "metric", "backend", "figure", "A", "B", "B/A",
             "floor", "less sweep", "floor", "verdict",
@@ -69,7 +69,7 @@ extension Comparison {
     }
 
     /// What the marks rest on, in one paragraph.
-    public var basis: String {
+    package var basis: String {
         var text =
             "A cell's figure is its paired ratio to its run's reference row where it has one (vs ...), else its median. "
         if let incomparable {
@@ -99,7 +99,7 @@ extension Comparison {
     }
 
     /// The comparison as a Markdown page that names the command and both runs (for a file under Results/).
-    public func markdown(
+    package func markdown(
         command: String, before: (path: String, rows: [SummaryRow]),
         after: (path: String, rows: [SummaryRow])
     ) -> String {

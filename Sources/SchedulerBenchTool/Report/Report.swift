@@ -4,15 +4,15 @@ import ToolSupport
 
 /// `bench report`: regenerates `Results/REPORT.md` (the answer on one page), `Results/FIGURES.md` (every figure) and
 /// the charts (through `scripts/plot_results.sh`) from a run folder. Everything in the report comes from the run's CSV files; nothing is typed in by hand.
-public enum Report {
+package enum Report {
     /// The run a report is made from, and why that one.
-    public struct Choice: Sendable {
-        public let folder: String
-        public let reason: String
+    package struct Choice: Sendable {
+        package let folder: String
+        package let reason: String
     }
 
     /// The named run, or the newest complete full run (every workload on every backend, full scale) under `results`.
-    public static func choose(runFolder: String?, resultsDirectory: String) throws -> Choice {
+    package static func choose(runFolder: String?, resultsDirectory: String) throws -> Choice {
         if let runFolder {
             _ = try RunStore.summaryFile(runFolder)
             return Choice(folder: runFolder, reason: "the run named with --run")
@@ -35,7 +35,7 @@ public enum Report {
     }
 
     /// Writes the report for `choice`; returns the paths written.
-    public static func generate(
+    package static func generate(
         _ choice: Choice, resultsDirectory: String, charts: Bool,
         log: (String) -> Void
     ) throws -> [String] {

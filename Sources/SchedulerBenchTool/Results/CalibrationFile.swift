@@ -17,7 +17,7 @@ extension Calibration {
     ]
 
     /// Where the calibration for runs with `metadata` lives under `root`.
-    public static func file(for metadata: RunMetadata, root: String) -> URL {
+    package static func file(for metadata: RunMetadata, root: String) -> URL {
         file(machine: metadata.machine, scale: metadata.scale, cpus: cpuKey(metadata), root: root)
     }
 
@@ -30,7 +30,7 @@ extension Calibration {
             .appendingPathComponent("\(scale)-cpus\(cpuPart)-\(String(hash, radix: 16).prefix(8)).csv")
     }
 
-    public var csv: String {
+    package var csv: String {
         let common = { [machine, scale, cpus, commit, String(runs)] }
         let entry = { (value: Entry) in
             [
@@ -53,7 +53,7 @@ extension Calibration {
     }
 
     /// Reads the calibration for runs with `metadata`, if this machine has one.
-    public static func load(for metadata: RunMetadata, root: String) throws -> Calibration? {
+    package static func load(for metadata: RunMetadata, root: String) throws -> Calibration? {
         let url = file(for: metadata, root: root)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let calibration = try Calibration(contentsOf: url.path)

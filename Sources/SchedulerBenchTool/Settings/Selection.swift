@@ -2,9 +2,9 @@ import SchedulerBench
 
 /// Turning the names a person types (`--backend threadpool,raw-dispatch`, `--workload W4,fan-out`) into identifiers,
 /// with one-line errors that list the choices.
-public enum Selection {
+package enum Selection {
     /// Names given as repeated or comma-separated options; none means all (nil).
-    public static func backends(_ names: [String]) throws -> [BackendID]? {
+    package static func backends(_ names: [String]) throws -> [BackendID]? {
         try resolve(names) { name in
             guard let backend = Backend.all.first(where: { $0.id.rawValue == name }) else {
                 throw BenchError.setting(
@@ -15,7 +15,7 @@ public enum Selection {
         }
     }
 
-    public static func workloads(_ names: [String]) throws -> [WorkloadID]? {
+    package static func workloads(_ names: [String]) throws -> [WorkloadID]? {
         try resolve(names) { name in
             guard let workload = Workload.named(name) else {
                 let ids = "\(Workload.all.first!.id.rawValue)…\(Workload.all.last!.id.rawValue)"
@@ -27,7 +27,7 @@ public enum Selection {
         }
     }
 
-    public static func pairing(_ text: String) throws -> Pairing {
+    package static func pairing(_ text: String) throws -> Pairing {
         guard let pairing = Pairing(rawValue: text) else {
             throw BenchError.setting(
                 "unknown pairing '\(text)'; pass --pairing \(Pairing.allCases.map(\.rawValue).joined(separator: " or "))"
@@ -37,7 +37,7 @@ public enum Selection {
     }
 
     /// `bench ab --fail-on`: nil when not given.
-    public static func gate(_ text: String?) throws -> ABGate? {
+    package static func gate(_ text: String?) throws -> ABGate? {
         guard let text else { return nil }
         guard let gate = ABGate(rawValue: text) else {
             throw BenchError.setting(
@@ -47,7 +47,7 @@ public enum Selection {
         return gate
     }
 
-    public static func cpus(_ text: String?) throws -> CPUSet? {
+    package static func cpus(_ text: String?) throws -> CPUSet? {
         guard let text else { return nil }
         guard let cpus = CPUSet(parsing: text) else {
             throw BenchError.setting("--cpus \(text): expected CPU numbers like 0, 0,1 or 0-3")

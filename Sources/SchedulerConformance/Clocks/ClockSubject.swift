@@ -10,7 +10,7 @@ import SchedulerKit
 /// let subject = ClockSubject(name: "ContinuousClock", summary: "the monotonic clock") { ClockUnderTest(ContinuousClock()) }
 /// for rule in ClockRules.all { let result = await subject.evaluate(rule) }
 /// ```
-public struct ClockSubject: Sendable, CustomStringConvertible {
+public struct ClockSubject: ConformanceSubject {
     public let name: String
     /// One line: what the clock is.
     public let summary: String
@@ -21,6 +21,8 @@ public struct ClockSubject: Sendable, CustomStringConvertible {
     public let expectedFailures: [RuleID: String]
     /// Makes a fresh clock (and its driver) for one check.
     public let make: @Sendable () -> ClockUnderTest
+    /// The rules this subject did not finish in this process (their deadlines shorten the others').
+    private let hangs = HangRecord()
 
     public init(
         name: String, summary: String = "", declarations: [RuleID: String] = [:],
@@ -33,16 +35,13 @@ public struct ClockSubject: Sendable, CustomStringConvertible {
         self.make = make
     }
 
-    public var description: String { name }
-
     /// Real or virtual, read from a clock this subject makes.
-    public var kind: ClockKind { make().kind }
+    public var kind: SubjectKind { .clock(make().kind) }
+    public var checkTarget: CheckTarget { CheckTarget(.clock(make), hangs: hangs) }
 
-    /// Runs `rule` on a fresh clock: passed, failed with what went wrong, declared, or not applicable.
-    public func evaluate(_ rule: ClockRule) async -> RuleResult {
-        let clock = make()
-        return await rule.judge(clock, kinds: [clock.kind], subject: name, declarations: declarations)
-    }
+    /// Runs `rule` on a fresh clock: passed, failed with what went wrong, declared, or not applicable. The check
+    /// runs on a thread of the kit's while this task waits (``ConformanceSubject/judge(_:deadline:)``).
+    public func evaluate(_ rule: ConformanceRule) async -> RuleResult { await judgeFromTask(rule) }
 }
 
 /// Whether a clock moves by itself.

@@ -5,7 +5,7 @@ import SchedulerKit
 /// CL1–CL3 and CL6: what every clock promises, real or virtual. Time is read on the clock's own `now`; bounds on
 /// real time are one-sided (never early; "promptly" is at most a generous second).
 enum ClockTimeRules {
-    static let neverEarly = ClockRule(
+    static let neverEarly = ConformanceRule.clock(
         id: .cl1,
         evidence: .mixed(
             forced: "on a virtual clock, a sleeper due 1 ns after every advance step", trials: 200,
@@ -59,7 +59,7 @@ enum ClockTimeRules {
         return "late by \(readable(sorted[sorted.count / 2])) (median), \(readable(sorted.last!)) (most)"
     }
 
-    static let pastDeadline = ClockRule(
+    static let pastDeadline = ConformanceRule.clock(
         id: .cl2,
         statement:
             "A sleep until now, or until a moment already past, returns without waiting: within 10 s (a bound on a hang, not on speed) on a real clock, and on a virtual clock with nobody advancing it.",
@@ -94,7 +94,7 @@ enum ClockTimeRules {
         return ""
     }
 
-    static let monotonicNow = ClockRule(
+    static let monotonicNow = ConformanceRule.clock(
         id: .cl3,
         evidence: .observed(trials: 80_000, trial: "reads of now on 4 threads that might go backwards"),
         statement:
@@ -148,7 +148,7 @@ enum ClockTimeRules {
         return ""
     }
 
-    static let cancellation = ClockRule(
+    static let cancellation = ConformanceRule.clock(
         id: .cl6,
         statement:
             "Cancelling a sleeping task ends its sleep at once with CancellationError, long before its deadline, and a task cancelled before it sleeps throws without sleeping (within a second; a virtual clock is not advanced meanwhile).",

@@ -3,7 +3,7 @@ import SchedulerKit
 /// CL4–CL5: what a virtual clock promises a test that drives it. Sleepers run on the driver's executor (or on a
 /// serial one of the kit's), so the order in which they run is the order in which the clock woke them.
 enum VirtualClockRules {
-    static let tiesInOrder = ClockRule(
+    static let tiesInOrder = ConformanceRule.clock(
         id: .cl4,
         statement: "Sleepers with the same deadline wake in the order they went to sleep (50 sleepers, one advance).",
         why:
@@ -31,7 +31,7 @@ enum VirtualClockRules {
         return ""
     }
 
-    static let wakesAtDeadline = ClockRule(
+    static let wakesAtDeadline = ConformanceRule.clock(
         id: .cl5,
         statement:
             "One advance wakes every sleeper due by its target and no other, and each reads now equal to its own deadline as it wakes (60 sleepers due within the advance, 20 after it, one of those 1 ns after its target).",

@@ -10,41 +10,49 @@ import SchedulerKit
 /// let subject = ExecutorSubject(name: "MyExecutor") { ExecutorUnderTest(serial: MyExecutor()) }
 /// for rule in ExecutorSubjectRules.all { let result = await subject.evaluate(rule) }
 /// ```
-public struct ExecutorSubject: Sendable, CustomStringConvertible {
+public struct ExecutorSubject: ConformanceSubject {
     public let name: String
     /// One line: what the executor is.
     public let summary: String
     /// Rule id to the reason this executor does not keep it.
     public let declarations: [RuleID: String]
+    /// Rule id to why this executor fails it by its design: the check still runs and the report shows its evidence,
+    /// but the failure is no regression (a peer's executor that works as its authors meant).
+    public let expectedFailures: [RuleID: String]
     /// Makes a fresh executor for one check.
     public let make: @Sendable () -> ExecutorUnderTest
+    /// The rules this subject did not finish in this process (their deadlines shorten the others').
+    private let hangs = HangRecord()
+    /// What its executors are, read once from one it makes (making one may start threads).
+    private let kinds = Locked<Set<ExecutorKind>?>(nil)
 
     public init(
         name: String, summary: String = "", declarations: [RuleID: String] = [:],
-        make: @escaping @Sendable () -> ExecutorUnderTest
+        expectedFailures: [RuleID: String] = [:], make: @escaping @Sendable () -> ExecutorUnderTest
     ) {
         self.name = name
         self.summary = summary
         self.declarations = declarations
+        self.expectedFailures = expectedFailures
         self.make = make
     }
 
-    public var description: String { name }
-
     /// What the executors this subject makes are.
-    public var kinds: Set<ExecutorKind> {
-        let executor = make()
-        defer { executor.tearDown() }
-        return executor.kinds
+    public var kind: SubjectKind {
+        .executor(
+            kinds.withLock { kinds in
+                if let kinds { return kinds }
+                let executor = make()
+                defer { executor.tearDown() }
+                kinds = executor.kinds
+                return executor.kinds
+            })
     }
+    public var checkTarget: CheckTarget { CheckTarget(.executor(make), hangs: hangs) }
 
     /// Runs `rule` on a fresh executor, and tears it down after (unless the check did not finish: then it is left
-    /// to the abandoned check).
-    public func evaluate(_ rule: ExecutorSubjectRule) async -> RuleResult {
-        let executor = make()
-        return await rule.judge(
-            executor, kinds: executor.kinds, subject: name, declarations: declarations, tearDown: executor.tearDown)
-    }
+    /// to the abandoned check). The check runs on a thread of the kit's while this task waits.
+    public func evaluate(_ rule: ConformanceRule) async -> RuleResult { await judgeFromTask(rule) }
 }
 
 /// How an executor is used.

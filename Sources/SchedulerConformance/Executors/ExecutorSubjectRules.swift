@@ -10,7 +10,7 @@ import SchedulerKit
 /// A promise of any `SerialExecutor` or `TaskExecutor` (family X), checked on an ``ExecutorUnderTest``: an
 /// executor as a subject of its own. (The E rules are another thing: a *scheduler* judged as an executor, among the
 /// scheduler rules.)
-public typealias ExecutorSubjectRule = SubjectRule<ExecutorUnderTest, ExecutorKind>
+public typealias ExecutorSubjectRule = ConformanceRule
 
 /// The old name of ``ExecutorSubjectRule``, which read as if it meant the E rules.
 @available(*, deprecated, renamed: "ExecutorSubjectRule")
@@ -26,18 +26,7 @@ public enum ExecutorSubjectRules {
 
     public static func rule(_ id: RuleID) -> ExecutorSubjectRule? { all.first { $0.id == id } }
 
-    /// The family as the reports show it, with what `bench conformance` found (`results`) on `subjects`.
-    public static func family(
-        rules: [ExecutorSubjectRule] = all, subjects: [ExecutorSubject] = [], results: [RuleResult] = []
-    ) -> SubjectFamily {
-        SubjectFamily(
-            code: "X", title: "Executors (any SerialExecutor or TaskExecutor)",
-            intro:
-                "Any Swift executor as a subject (`ExecutorSubject`): a `SerialExecutor` is judged as the executor of actors of the kit's, a `TaskExecutor` as the preference of its tasks.",
-            rules: rules.map(\.text), subjects: subjects.map(\.name), results: results)
-    }
-
-    static let exclusion = ExecutorSubjectRule(
+    static let exclusion = ConformanceRule.executor(
         id: .x1,
         evidence: .mixed(
             forced: "2 rounds in which a running job waits for the other actor's job to start", trials: 800,
@@ -102,7 +91,7 @@ public enum ExecutorSubjectRules {
         return ""
     }
 
-    static let fifo = ExecutorSubjectRule(
+    static let fifo = ConformanceRule.executor(
         id: .x2,
         statement:
             "Jobs enqueued from one thread run in the order they were enqueued: 200 tasks started in order by one job of an actor on the executor, each isolated to that actor, run in that order.",
@@ -133,7 +122,7 @@ public enum ExecutorSubjectRules {
         return ""
     }
 
-    static let neverInsideEnqueue = ExecutorSubjectRule(
+    static let neverInsideEnqueue = ConformanceRule.executor(
         id: .x3,
         statement:
             "A job never runs inside the enqueue call that submitted it: 100 tasks started on the executor (from one of its actors' jobs, or as a task preference) each run only after their start returned.",
@@ -181,7 +170,7 @@ public enum ExecutorSubjectRules {
         return ""
     }
 
-    static let isolation = ExecutorSubjectRule(
+    static let isolation = ConformanceRule.executor(
         id: .x4,
         statement:
             "The executor says it isolates exactly where it does: isIsolatingCurrentContext() is true (or nil: cannot tell) inside a job of one of its actors, where assumeIsolated holds, and never true on a thread of the kit's or inside another executor's job.",

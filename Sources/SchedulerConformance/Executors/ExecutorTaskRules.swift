@@ -10,7 +10,7 @@ import SchedulerKit
 /// `Task.immediate` (SE-0472) decides what runs before the caller goes on. Both are the runtime's rules, but they hold
 /// only if the executor runs its jobs itself, on its own threads, and never inside `enqueue`.
 extension ExecutorSubjectRules {
-    static let preferenceInherited = ExecutorSubjectRule(
+    static let preferenceInherited = ConformanceRule.executor(
         id: .x5,
         statement:
             "A task that prefers the executor runs its nonisolated code there, before and after a suspension, and so do its child tasks (async let, task group) and the methods of default actors it calls; an actor with an executor of its own runs its methods there instead, and the task comes back to the preferred executor after.",
@@ -69,7 +69,7 @@ extension ExecutorSubjectRules {
             : ""
     }
 
-    static let immediateStartsInline = ExecutorSubjectRule(
+    static let immediateStartsInline = ConformanceRule.executor(
         id: .x6,
         statement:
             "Task.immediate, started inside a job of one of the executor's actors and isolated to that actor, runs up to its first suspension before it returns, on the same thread; the rest runs later as a job of the executor, never while the starting job still runs, though that job waits 300 ms for it (3 rounds).",

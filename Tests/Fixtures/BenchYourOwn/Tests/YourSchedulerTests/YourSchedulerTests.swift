@@ -28,7 +28,8 @@ import Testing
         let result = await ClockSubject.uptimeClock.evaluate(rule)
         #expect(!result.outcome.isFailure, "\(result)")
         #expect(
-            (result.outcome == .notApplicable) == (rule.kinds == [.virtual]), "a real clock gets every real-time rule")
+            (result.outcome == .notApplicable) == !rule.applies(to: .clock(.real)),
+            "a real clock gets every real-time rule")
     }
 
     @Test(arguments: ExecutorSubjectRules.all)
@@ -36,7 +37,7 @@ import Testing
         let result = await ExecutorSubject.serialQueueExecutor.evaluate(rule)
         #expect(!result.outcome.isFailure, "\(result)")
         #expect(
-            (result.outcome == .notApplicable) == !rule.applies(to: [.serial]),
+            (result.outcome == .notApplicable) == !rule.applies(to: .executor([.serial])),
             "every rule for serial executors applies; those for task executors (X5) do not")
     }
 
