@@ -56,7 +56,6 @@ public final class ConformanceContext: Sendable {
             try watch.stopIfAbandoned()
             if let driver {
                 if polls >= maxPolls * 10 {
-                    watch.waitTimedOut(what())
                     throw RuleFailure("\(what()) did not happen within \(maxPolls * 10) virtual ms")
                 }
                 watch.beginDriving(.advanceByOneMillisecond)
@@ -64,7 +63,6 @@ public final class ConformanceContext: Sendable {
                 watch.endDriving()
             } else {
                 if ContinuousClock.now - started > timeout {
-                    watch.waitTimedOut(what())
                     throw RuleFailure("\(what()) did not happen within \(readable(timeout))")
                 }
                 sleepBriefly()

@@ -13,6 +13,8 @@ public enum RuleFamily: String, CaseIterable, Sendable {
     case lifecycle = "L"
     case executor = "E"
     case parallelism = "P"
+    case progress = "G"
+    case leftBehind = "N"
     case clock = "CL"
     case executorSubject = "X"
 
@@ -27,6 +29,8 @@ public enum RuleFamily: String, CaseIterable, Sendable {
         case .lifecycle: "Lifecycle"
         case .executor: "Executors (actors and tasks on a scheduler)"
         case .parallelism: "Parallelism (concurrent schedulers)"
+        case .progress: "Progress (scheduled work is started, nearer deadlines are not kept waiting)"
+        case .leftBehind: "Nothing left behind (what a cancel leaves)"
         case .clock: "Clocks (any Swift Clock, real or virtual)"
         case .executorSubject: "Executors (any SerialExecutor or TaskExecutor)"
         }

@@ -12,9 +12,12 @@ import Synchronization
 /// Deadlines are generous bounds on correctness, never on speed: 90 s for most rules, above the 60 s any single wait
 /// of a check allows for something to happen (the slowest of these rules takes under 2 s in a release build), and
 /// 180 s for the few with loops of a million steps. `SCHEDULERKIT_CONFORMANCE_DEADLINE_SCALE` (0.1 to 10) multiplies
-/// every deadline, for a slower machine or a quicker verdict. Once a backend has not finished one rule (or one of its
-/// waits ran out), its other rules get ``afterAHang`` at most: a scheduler that deadlocks everywhere gets a whole
-/// matrix of verdicts in minutes, and each such verdict says that its deadline was shortened and why.
+/// every deadline, for a slower machine or a quicker verdict. Once a subject has not finished one rule (its check is
+/// stuck inside it), its other rules get ``afterAHang`` at most: a scheduler that deadlocks everywhere gets a whole
+/// matrix of verdicts in minutes, and each such verdict says that its deadline was shortened and why. A wait of the
+/// kit that ran out does not count: that rule has its verdict already, and a slow machine that made one rule's wait
+/// run out must not fail the next rule by a deadline shortened for it (a scheduler that runs nothing at all then
+/// takes a wait, up to 60 s, per rule).
 public enum RuleDeadline {
     /// The deadline of a rule that does not set one.
     public static let standard: Duration = .seconds(90)
@@ -54,7 +57,6 @@ public enum RuleDeadline {
         let started = ContinuousClock.now
         let full = scaled(deadline)
         let short = min(full, scaled(afterAHang))
-        defer { if let timedOut = watch.timedOutWait { hangs.record("\(ruleID) (waited for \(timedOut))") } }
         while finished.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
             let elapsed = ContinuousClock.now - started
             let earlier = hangs.first
@@ -92,7 +94,6 @@ final class CheckWatch: Sendable {
         var waiting: (what: String, since: ContinuousClock.Instant)?
         /// The last wait that ended, and when.
         var lastWait: (what: String, ended: ContinuousClock.Instant)?
-        var timedOut: String?
     }
     private let state = Locked(State())
     private let abandoned = Atomic<Bool>(false)
@@ -118,9 +119,6 @@ final class CheckWatch: Sendable {
     }
 
     func beginWait(_ what: String) { state.withLock { $0.waiting = (what, .now) } }
-    /// A wait that ran out: the scheduler did not do what the check waited for (a hang, as far as other rules go).
-    func waitTimedOut(_ what: String) { state.withLock { $0.timedOut = what } }
-    var timedOutWait: String? { state.withLock { $0.timedOut } }
     func endWait() {
         state.withLock { state in
             if let waiting = state.waiting { state.lastWait = (waiting.what, .now) }

@@ -113,12 +113,18 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
     public static let e3 = RuleID(known: "E3")
     public static let e4 = RuleID(known: "E4")
     public static let e5 = RuleID(known: "E5")
+    public static let n1 = RuleID(known: "N1")
+    public static let n2 = RuleID(known: "N2")
+    public static let n3 = RuleID(known: "N3")
+    public static let g1 = RuleID(known: "G1")
+    public static let g2 = RuleID(known: "G2")
     public static let cl1 = RuleID(known: "CL1")
     public static let cl2 = RuleID(known: "CL2")
     public static let cl3 = RuleID(known: "CL3")
     public static let cl4 = RuleID(known: "CL4")
     public static let cl5 = RuleID(known: "CL5")
     public static let cl6 = RuleID(known: "CL6")
+    public static let cl7 = RuleID(known: "CL7")
     public static let x1 = RuleID(known: "X1")
     public static let x2 = RuleID(known: "X2")
     public static let x3 = RuleID(known: "X3")
@@ -132,8 +138,9 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
     public static let all: [RuleID] = [
         .s1, .s2, .s3, .s4, .s5, .s6, .s7, .c1, .c2, .c3, .c4, .c5, .c6, .k1, .k2, .k3, .k4, .k5, .k6, .r1, .r2, .r3,
         .r4, .t1, .t2, .t3, .t4, .t5, .t6, .t7, .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4, .l5,
-        .l6, .p1, .p2, .p3, .p4, .p5, .p6, .e1, .e2, .e3, .e4, .e5, .cl1, .cl2, .cl3, .cl4, .cl5, .cl6, .x1, .x2,
-        .x3, .x4, .x5, .x6,
+        .l6, .p1, .p2, .p3, .p4, .p5, .p6, .e1, .e2, .e3, .e4, .e5, .g1, .g2, .n1, .n2, .n3, .cl1, .cl2, .cl3, .cl4,
+        .cl5, .cl6,
+        .cl7, .x1, .x2, .x3, .x4, .x5, .x6,
     ]
 
     private static let known = Set(all.map(\.rawValue))

@@ -93,6 +93,8 @@
                     "The closure of work that has run is still referenced inside Foundation's RunLoop 2 s later, so its captures are not released when it ends (seen on Linux).",
                 .c6:
                     "Repeating work is a Timer, and its AnyCancellable holds the Timer, which keeps its block after invalidate(): while the handle is held, a cancelled repeating task's captures stay alive (seen on Linux: still held 2 s after cancel()). No tick runs after the cancel.",
+                .n1:
+                    "As for C6: the invalidated Timer keeps its block, so a cancelled repeating task's captures outlive the cancel (seen on Linux: still alive 2 s after it).",
             ]
         ) { plan in
             let threads = (0..<plan.choose(conformance: 1, benchmark: plan.cores)).map {
@@ -127,6 +129,8 @@
                     "Every action runs on the stack of the schedule call, so the recursion overflows the stack long before 1 000 000 steps.",
                 .t1:
                     "schedule(after:) runs the action at once, whatever its date (seen: 2 000 of 2 000 tasks early, the earliest by 19.99 ms).",
+                .g2:
+                    "schedule(after:) runs the action at once, whatever its date, so work due in 30 ms runs early (seen: 29.99 ms early).",
             ]
         ) { _ in
             ConformanceSession(makeNamedScheduler: { CombinePeers.immediate(name: $0) })

@@ -10,8 +10,13 @@ import Dispatch
 /// A scheduler whose timer handler only passes tasks on (its work runs elsewhere) gives one `handOff` for both: it is
 /// then called with the heap's lock held, so a task scheduled as due cannot be handed off between the handler's
 /// popping an earlier task and handing it off (that overtaking broke deadline order, rule T4, on a slow run).
-/// Pending delayed work keeps the owner alive (`keepAlive`); the handler holds the heap only weakly.
+/// Pending delayed work keeps the owner alive (`keepAlive`); the handler holds the heap only weakly. While work is
+/// pending the timer also fires at least every ``sweepInterval`` and drops cancelled entries: a task cancelled long
+/// before its deadline keeps neither its entry nor the owner alive for more than a sweep (rule N1).
 final class DispatchTimerHeap: Sendable {
+    /// How long a cancelled entry may stay in the heap (and keep the owner alive) at most.
+    static let sweepInterval: Duration = .seconds(1)
+
     private let state = Locked(State())
     private let queue: DispatchQueue
     private let enqueue: @Sendable (ScheduledWork) -> Void
@@ -23,6 +28,9 @@ final class DispatchTimerHeap: Sendable {
         var armedAt = SchedulerTime.distantFuture
         /// Holds the owner alive while delayed work is pending.
         var keepAlive: (any Sendable & AnyObject)?
+        /// When cancelled entries are next dropped: once a sweep at most, so a timer that fires often does not scan
+        /// the heap each time.
+        var nextSweep = SchedulerTime.monotonicNow()
     }
 
     /// Whether `fire` is `enqueue`, called under the lock (``init(queue:handOff:)``).
@@ -59,9 +67,10 @@ final class DispatchTimerHeap: Sendable {
             state.heap.insert(task, at: deadline)
             state.heap.purgeIfGrown { $0.isCancelled }
             state.keepAlive = owner
-            if deadline < state.armedAt {
-                state.armedAt = deadline
-                timerSource(&state).schedule(deadline: deadline.dispatchTime, leeway: .nanoseconds(0))
+            let armAt = min(deadline, now + Self.sweepInterval)
+            if armAt < state.armedAt {
+                state.armedAt = armAt
+                timerSource(&state).schedule(deadline: armAt.dispatchTime, leeway: .nanoseconds(0))
             }
         }
     }
@@ -96,14 +105,21 @@ final class DispatchTimerHeap: Sendable {
         }
     }
 
-    /// Arms the timer at the earliest deadline left, or lets the owner go when none is.
+    /// Drops cancelled entries, then arms the timer at the earliest deadline left (a sweep away at most), or lets the
+    /// owner go when nothing is left.
     private static func rearm(_ state: inout State) {
-        state.armedAt = state.heap.earliestDeadline ?? .distantFuture
-        if let deadline = state.heap.earliestDeadline {
-            state.source?.timer.schedule(deadline: deadline.dispatchTime, leeway: .nanoseconds(0))
-        } else {
-            state.keepAlive = nil
+        let now = SchedulerTime.monotonicNow()
+        if now >= state.nextSweep {
+            state.heap.purge { $0.isCancelled }
+            state.nextSweep = now + sweepInterval
         }
+        guard let deadline = state.heap.earliestDeadline else {
+            state.armedAt = .distantFuture
+            state.keepAlive = nil
+            return
+        }
+        state.armedAt = min(deadline, max(now, state.nextSweep))
+        state.source?.timer.schedule(deadline: state.armedAt.dispatchTime, leeway: .nanoseconds(0))
     }
 
     deinit {

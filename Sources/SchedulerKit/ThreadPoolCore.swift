@@ -15,6 +15,10 @@ final class ThreadPoolCore: @unchecked Sendable {
     // Unchecked: `lock` already makes every access exclusive, so the runtime exclusivity checks would only cost time.
     @exclusivity(unchecked) var ready = Deque<PoolLane>()
     @exclusivity(unchecked) var timers = TimerQueue<PoolTimer>()
+    /// When the timers' cancelled entries are next dropped (``moveDueTimers()``): a cancelled one-shot holds its
+    /// scheduler's lane, so it must not wait for its deadline to be let go (rule N1).
+    @exclusivity(unchecked) var nextTimerSweep = SchedulerTime.monotonicNow()
+    static let timerSweepInterval: Duration = .seconds(1)
     @exclusivity(unchecked) var sleeping = 0
     @exclusivity(unchecked) var shutDown = false
     @exclusivity(unchecked) var threads: [pthread_t] = []

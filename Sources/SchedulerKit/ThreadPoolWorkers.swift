@@ -54,7 +54,7 @@ extension ThreadPoolCore {
             }
             justSpun = false
             sleeping += 1
-            lock.wait(until: timers.earliestDeadline)
+            lock.wait(until: timers.earliestDeadline.map { min($0, nextTimerSweep) })
             sleeping -= 1
         }
         lock.unlock()
@@ -111,6 +111,10 @@ extension ThreadPoolCore {
     @discardableResult
     func moveDueTimers() -> Bool {
         let now = SchedulerTime.monotonicNow()
+        if now >= nextTimerSweep {
+            timers.purge(\.isDead)
+            nextTimerSweep = now + Self.timerSweepInterval
+        }
         var wake = false
         while let entry = timers.popDue(at: now) {
             let (lane, task) = entry.payload.task(due: entry.deadline, core: self)

@@ -100,6 +100,12 @@ struct TimerQueue<Payload> {
     mutating func purgeIfGrown(_ isDead: (Payload) -> Bool, discard: (Payload) -> Void = { _ in }) {
         guard count >= purgeThreshold else { return }
         defer { purgeThreshold = max(1024, count * 2) }
+        purge(isDead, discard: discard)
+    }
+
+    /// Drops the entries for which `isDead` holds, now: a timer's sweep, so that cancelled work leaves nothing behind
+    /// (neither its entry nor what the entry keeps alive) long after its cancel. O(n) when an entry is dead.
+    mutating func purge(_ isDead: (Payload) -> Bool, discard: (Payload) -> Void = { _ in }) {
         guard heap.unordered.contains(where: { isDead($0.payload) }) || inOrder.contains(where: { isDead($0.payload) })
         else { return }
         heap = Heap(

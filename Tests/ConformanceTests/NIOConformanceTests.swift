@@ -37,11 +37,11 @@
                 let expected: [String: [RuleID]] = [
                     "EventLoopScheduler": [
                         "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3",
-                        "L4", "L6", "P1", "P2", "P3", "P4", "P5", "P6",
+                        "L4", "L6", "P1", "P2", "P3", "P4", "P5", "P6", "N3",
                     ],
                     "NIOThreadPoolScheduler": [
                         "C6", "K5", "K6", "R1", "T1", "T2", "T3", "T4", "T5", "T6", "V1", "V2", "V3", "V4", "V5",
-                        "V6", "V7", "V8", "V9", "L4", "P1", "P2", "P3", "P4", "P5", "P6",
+                        "V6", "V7", "V8", "V9", "L4", "P1", "P2", "P3", "P4", "P5", "P6", "G2", "N1", "N2", "N3",
                     ],
                 ]
                 #expect(skipped == expected[name], "\(name): not applicable \(skipped)")

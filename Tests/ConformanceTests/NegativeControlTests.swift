@@ -55,6 +55,28 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(name: "Control: early timers") { EarlyTimerScheduler() },
             family: .time, mustFail: ["T1"], mayFail: []),
         NegativeControl(
+            backend: ConformanceBackend(name: "Control: stranding hand-off") { StrandingHandOffScheduler() },
+            family: .progress, mustFail: [.g1], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: timer not re-armed for a nearer deadline") {
+                UnrearmedTimerScheduler()
+            },
+            family: .progress, mustFail: [.g2], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: timer sources that keep their scheduler") {
+                SourceKeepingScheduler()
+            },
+            // A cancelled repeating source runs on, holding its closure (C6 too).
+            family: .leftBehind, mustFail: [.n1, .c6], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: ticks queued past their cancel") { QueuedTickScheduler() },
+            family: .leftBehind, mustFail: [.n2], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: run() moves the clock to a dead deadline") {
+                DeadDeadlineVirtualScheduler()
+            },
+            family: .leftBehind, mustFail: [.n3], mayFail: []),
+        NegativeControl(
             backend: ConformanceBackend(name: "Control: ties out of order", pendingWorkOnRelease: .dropped) {
                 TieReversingVirtualClock()
             },

@@ -8,6 +8,7 @@ public enum ClockRules {
     public static let all: [ClockRule] = [
         ClockTimeRules.neverEarly, ClockTimeRules.pastDeadline, ClockTimeRules.monotonicNow,
         VirtualClockRules.tiesInOrder, VirtualClockRules.wakesAtDeadline, ClockTimeRules.cancellation,
+        ClockProgressRules.nearerSleep,
     ]
 
     public static func rule(_ id: RuleID) -> ClockRule? { all.first { $0.id == id } }
