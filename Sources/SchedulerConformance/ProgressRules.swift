@@ -13,6 +13,10 @@ enum ProgressRules {
 
     /// How long a scheduled task may wait to start before it counts as stranded: a bound on a hang, not on speed.
     static var bound: Duration { .seconds(1) * RuleDeadline.scale }
+    /// How late a nearer deadline may fire (G2, CL7): generous beside the milliseconds a loaded machine adds, and
+    /// short beside the housekeeping wake-ups some timers have (SchedulerKit's sweep cancelled timers once a second),
+    /// which rescue a timer that was not re-armed only when one falls within it.
+    static var lateBound: Duration { .milliseconds(500) * RuleDeadline.scale }
 
     /// The hand-offs of G1, one per trial: each starts from the state the one before left.
     static let handOffs = ConformanceScale.scaled(1_000)
@@ -48,16 +52,16 @@ enum ProgressRules {
     static let nearerDeadline = ConformanceRule(
         id: .g2, family: .progress,
         statement:
-            "A nearer deadline armed after a farther one fires on time, not with the farther one: with work due in 10 s already armed (and 5 ms given for the timer to go to sleep on it), work due in 30 ms runs no earlier than its deadline and at most 1 s after it — armed from a thread outside and from inside a task, 3 times each.",
+            "A nearer deadline armed after a farther one fires on time, not with the farther one: with work due in 10 s already armed (and 5 ms given for the timer to go to sleep on it), work due in 30 ms runs no earlier than its deadline and at most 500 ms after it — armed from a thread outside and from inside a task, 5 times each.",
         why:
             "Timeouts, retries and debounces arm short timers while long ones are pending: a timer queue that is not re-armed for a nearer deadline makes a 30 ms timeout fire after the hour-long one.",
         catches:
-            "A timer thread that sleeps until the earliest deadline it knew when it went to sleep and is not woken when a nearer one arrives (negative control); a heap whose new minimum does not re-arm the system timer.",
+            "A timer thread that sleeps until the earliest deadline it knew when it went to sleep and is not woken when a nearer one arrives (negative control: every round); a heap whose new minimum does not re-arm the system timer. A timer that also wakes every second for housekeeping rescues such a defect in about half the rounds, so 10 rounds miss it about once in a thousand runs.",
         requires: .timed, excludes: [.virtualTime, .threadConfined]
     ) { context in
         let timed = try context.makeTimedScheduler()
         var lateness: [Duration] = []
-        for round in 0..<6 {
+        for round in 0..<10 {
             let fromInside = round % 2 == 1
             let ran = Shared<SchedulerTime?>(nil)
             let armed = Shared<(far: any Cancellable, due: SchedulerTime)?>(nil)
@@ -75,7 +79,7 @@ enum ProgressRules {
             }
             guard let (far, due) = armed.value else { throw RuleFailure("the deadlines were never armed") }
             defer { _ = far.cancel() }
-            let waited = poll(upTo: .seconds(3) + bound) { ran.value != nil }
+            let waited = poll(upTo: .seconds(3) + lateBound) { ran.value != nil }
             guard let at = ran.value else {
                 throw RuleFailure(
                     "work due in 30 ms, armed \(fromInside ? "from inside a task" : "from a thread outside") after work due in 10 s, had not run \(readable(waited)) later"
@@ -84,8 +88,8 @@ enum ProgressRules {
             try require(at >= due, "work due in 30 ms ran \(readable(due.duration(to: at) * -1)) early")
             let late = due.duration(to: at)
             try require(
-                late <= bound,
-                "work due in 30 ms, armed \(fromInside ? "from inside a task" : "from a thread outside") after work due in 10 s, ran \(readable(late)) late (bound \(readable(bound)))"
+                late <= lateBound,
+                "work due in 30 ms, armed \(fromInside ? "from inside a task" : "from a thread outside") after work due in 10 s, ran \(readable(late)) late (bound \(readable(lateBound)))"
             )
             lateness.append(late)
         }
