@@ -52,11 +52,11 @@ enum ProgressRules {
     static let nearerDeadline = ConformanceRule(
         id: .g2, family: .progress,
         statement:
-            "A nearer deadline armed after a farther one fires on time, not with the farther one: with work due in 10 s already armed (and 5 ms given for the timer to go to sleep on it), work due in 30 ms runs no earlier than its deadline and at most 500 ms after it — armed from a thread outside and from inside a task, 5 times each.",
+            "A nearer deadline armed after a farther one fires on time, not with the farther one: with work due in 10 s already armed (and 5 ms given for the timer to go to sleep on it), work due in 30 ms, followed at once by work due in 5 s, runs no earlier than its deadline and at most 500 ms after it — armed from a thread outside and from inside a task, 5 times each.",
         why:
             "Timeouts, retries and debounces arm short timers while long ones are pending: a timer queue that is not re-armed for a nearer deadline makes a 30 ms timeout fire after the hour-long one.",
         catches:
-            "A timer thread that sleeps until the earliest deadline it knew when it went to sleep and is not woken when a nearer one arrives (negative control: every round); a heap whose new minimum does not re-arm the system timer. A timer that also wakes every second for housekeeping rescues such a defect in about half the rounds, so 10 rounds miss it about once in a thousand runs.",
+            "A timer thread that sleeps until the earliest deadline it knew when it went to sleep and is not woken when a nearer one arrives (negative control: every round); a heap whose new minimum does not re-arm the system timer, or that re-arms it at a later deadline that arrives after the nearer one. A timer that also wakes every second for housekeeping rescues such a defect in about half the rounds, so 10 rounds miss it about once in a thousand runs.",
         requires: .timed, excludes: [.virtualTime, .threadConfined]
     ) { context in
         let timed = try context.makeTimedScheduler()
@@ -64,25 +64,30 @@ enum ProgressRules {
         for round in 0..<10 {
             let fromInside = round % 2 == 1
             let ran = Shared<SchedulerTime?>(nil)
-            let armed = Shared<(far: any Cancellable, due: SchedulerTime)?>(nil)
+            let armed = Shared<(far: any Cancellable, due: SchedulerTime, middle: any Cancellable)?>(nil)
             let arm: @Sendable () -> Void = {
                 let far = timed.schedule(at: timed.now + .seconds(10)) {}
                 usleep(5_000)  // the timer goes to sleep on the far deadline
                 let due = timed.now + .milliseconds(30)
                 _ = timed.schedule(at: due) { ran.update { $0 = timed.now } }
-                armed.update { $0 = (far, due) }
+                // A deadline between the two must not re-arm the timer later than the nearer one.
+                let middle = timed.schedule(at: timed.now + .seconds(5)) {}
+                armed.update { $0 = (far, due, middle) }
             }
             if fromInside {
                 try runAsTask(context, on: timed, "the task that arms both deadlines", arm)
             } else {
                 arm()
             }
-            guard let (far, due) = armed.value else { throw RuleFailure("the deadlines were never armed") }
-            defer { _ = far.cancel() }
+            guard let (far, due, middle) = armed.value else { throw RuleFailure("the deadlines were never armed") }
+            defer {
+                _ = far.cancel()
+                _ = middle.cancel()
+            }
             let waited = poll(upTo: .seconds(3) + lateBound) { ran.value != nil }
             guard let at = ran.value else {
                 throw RuleFailure(
-                    "work due in 30 ms, armed \(fromInside ? "from inside a task" : "from a thread outside") after work due in 10 s, had not run \(readable(waited)) later"
+                    "work due in 30 ms, armed \(fromInside ? "from inside a task" : "from a thread outside") after work due in 10 s (and before work due in 5 s), had not run \(readable(waited)) later"
                 )
             }
             try require(at >= due, "work due in 30 ms ran \(readable(due.duration(to: at) * -1)) early")

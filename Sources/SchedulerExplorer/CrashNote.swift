@@ -109,6 +109,9 @@ enum CrashNote {
             slots[slot].strategy = 2
             slots[slot].depth = Int64(depth)
             slots[slot].steps = Int64(steps)
+        case .exhaustive(let preemptions):
+            slots[slot].strategy = 3
+            slots[slot].depth = Int64(preemptions)
         }
         return slot
     }
@@ -141,15 +144,8 @@ private struct SignalSafeWriter {
     private var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
     private var buffered = 0
 
-    mutating func note(_ slot: CrashNote.Slot, signal: Int32) {
-        text("\nexplorer: the process is dying of signal ")
-        number(Int64(signal))
-        text(" in schedule ")
-        number(slot.index)
-        text(" of ")
-        number(slot.of)
-        text(" (seed ")
-        hex(slot.seed)
+    /// "); replay it: replay(seed: …, strategy: …)" for a seeded strategy.
+    private mutating func replayLine(_ slot: CrashNote.Slot) {
         text(")\nexplorer: replay it: replay(seed: ")
         hex(slot.seed)
         text(", strategy: ")
@@ -163,7 +159,30 @@ private struct SignalSafeWriter {
             number(slot.steps)
             text(")")
         }
-        text(")\nexplorer: its last steps:\n")
+        text(")")
+    }
+
+    mutating func note(_ slot: CrashNote.Slot, signal: Int32) {
+        text("\nexplorer: the process is dying of signal ")
+        number(Int64(signal))
+        text(" in schedule ")
+        number(slot.index)
+        text(" of ")
+        number(slot.of)
+        text(" (seed ")
+        hex(slot.seed)
+        if slot.strategy == 3 {
+            // An exhaustive schedule is named by its choices, which a signal handler cannot print whole; the walk is
+            // the same every run, so the same exploration reaches it again at the same index.
+            text(")\nexplorer: replay it: explore again with strategy: .exhaustive(preemptions: ")
+            number(slot.depth)
+            text("); this is schedule ")
+            number(slot.index)
+            text(" of its walk")
+        } else {
+            replayLine(slot)
+        }
+        text("\nexplorer: its last steps:\n")
         let first = max(0, slot.recorded - Int64(CrashNote.ringSize))
         if first > 0 {
             text("  … ")

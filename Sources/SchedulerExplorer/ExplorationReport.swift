@@ -9,12 +9,23 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     /// Work from outside the exploration that ran because it was allowed (``ExplorationSettings/allowedOutside``):
     /// how many times, by where it came from.
     public let allowedOutside: [String: Int]
+    /// How many of the schedules differed from every other in their choices: random and PCT can draw the same order
+    /// twice, and a body with few choices has few orders at all.
+    public let distinctSchedules: Int
+    /// With ``ExplorationStrategy/exhaustive(preemptions:)``: whether every schedule within the bound ran (nil for the
+    /// other strategies). False when `schedules` ran out first.
+    public let exhausted: Bool?
 
     public var description: String {
         if let failure { return failure.description }
         let outside = allowedOutside.sorted { $0.key < $1.key }.map { "\($0.value) from \($0.key)" }
-        return "\(schedules) schedules passed (\(steps) steps)"
-            + (outside.isEmpty ? "" : "; allowed from outside: " + outside.joined(separator: ", "))
+        let head: String
+        switch exhausted {
+        case true?: head = "all \(schedules) schedules within the bound passed, every one there is (\(steps) steps)"
+        case false?: head = "\(schedules) schedules passed, not all there are within the bound (\(steps) steps)"
+        case nil: head = "\(schedules) schedules passed, \(distinctSchedules) of them distinct (\(steps) steps)"
+        }
+        return head + (outside.isEmpty ? "" : "; allowed from outside: " + outside.joined(separator: ", "))
     }
 }
 
@@ -39,6 +50,9 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     public let of: Int
     /// What ``replay(seed:strategy:settings:_:)`` takes to run this schedule again.
     public let seed: UInt64
+    /// With ``ExplorationStrategy/exhaustive(preemptions:)``: its choices (alternatives, 0 the default) up to the last
+    /// that left the default, what ``replay(choices:strategy:settings:_:)`` takes (empty for the other strategies).
+    public let choices: [Int]
     public let strategy: ExplorationStrategy
     /// Every step of the schedule, one per line: byte for byte the same in every replay of it.
     public let trace: String
@@ -56,10 +70,16 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    public var replayCall: String { "replay(seed: \(Self.hex(seed)), strategy: \(Self.swift(strategy)))" }
+    public var replayCall: String {
+        if case .exhaustive = strategy {
+            return "replay(choices: \(choices), strategy: \(Self.swift(strategy)))"
+        }
+        return "replay(seed: \(Self.hex(seed)), strategy: \(Self.swift(strategy)))"
+    }
 
     public var description: String {
-        "schedule \(schedule) of \(of) failed (\(strategy), seed \(Self.hex(seed))): \(reason)\n"
+        let which = if case .exhaustive = strategy { "choices \(choices)" } else { "seed \(Self.hex(seed))" }
+        return "schedule \(schedule) of \(of) failed (\(strategy), \(which)): \(reason)\n"
             + "replay it: \(replayCall)\n" + trace
     }
 
@@ -70,6 +90,7 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
         case .firstInFirstOut: ".firstInFirstOut"
         case .random: ".random"
         case .pct(let depth, let steps): ".pct(depth: \(depth), steps: \(steps))"
+        case .exhaustive(let preemptions): ".exhaustive(preemptions: \(preemptions))"
         }
     }
 }

@@ -17,12 +17,20 @@ public enum ExplorationStrategy: Sendable, Hashable, CustomStringConvertible {
     /// schedule finds a bug of depth `depth` (that needs `depth` ordering constraints) with probability at least
     /// `1 / (n * steps^(depth - 1))`; a bug of depth 1 or 2 needs one order or one preemption.
     case pct(depth: Int, steps: Int)
+    /// Every schedule with at most `preemptions` preemptions, depth first (iterative context bounding: Musuvathi and
+    /// Qadeer, PLDI 2007, as CHESS and loom do). A task that has a job ready keeps running unless a choice preempts
+    /// it; when it has none ready (it awaits), any ready job runs, and those choices are free. Schedule after schedule
+    /// changes the last choice that can still change within the bound, so none repeats; when none is left the
+    /// exploration is exhausted, and its pass reads "all N schedules within the bound passed". Replayed by its
+    /// choices (``ExplorationFailure/choices``), not a seed.
+    case exhaustive(preemptions: Int)
 
     public var description: String {
         switch self {
         case .firstInFirstOut: "first-in-first-out"
         case .random: "random"
         case .pct(let depth, let steps): "PCT (depth \(depth), \(steps) steps)"
+        case .exhaustive(let preemptions): "exhaustive (at most \(preemptions) preemptions)"
         }
     }
 
@@ -57,6 +65,11 @@ final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
     /// PCT's change points by step, latest first, so the next one is the last (no hashing per step).
     private var changePoints: [(step: Int, lowered: UInt64)] = []
     private var byPriority = Heap<PriorityKey>()
+    /// Exhaustive: the alternatives to take at the first choices (the default after them), what each choice offered
+    /// and took, and the task that ran last (its number).
+    private let prefix: [Int]
+    private(set) var decisions: [PreemptionBound.Decision] = []
+    private var lastTask = 0
 
     /// A ready job under PCT: its task's priority when it went in, and its position (earlier wins a tie).
     private struct PriorityKey: Comparable {
@@ -65,9 +78,15 @@ final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
         static func < (a: PriorityKey, b: PriorityKey) -> Bool { (a.priority, b.position) < (b.priority, a.position) }
     }
 
-    init(_ strategy: ExplorationStrategy, seed: UInt64) {
+    init(_ strategy: ExplorationStrategy, seed: UInt64, prefix: [Int] = []) {
         self.strategy = strategy
         self.random = SplitMix64(seed: seed)
+        self.prefix = prefix
+        if case .exhaustive(let preemptions) = strategy {
+            precondition(
+                preemptions >= 0, "ExplorationStrategy.exhaustive: preemptions must not be negative, got \(preemptions)"
+            )
+        }
         if case .pct(let depth, let steps) = strategy {
             precondition(depth >= 1, "ExplorationStrategy.pct: depth must be at least 1, got \(depth)")
             precondition(steps >= 1, "ExplorationStrategy.pct: steps must be at least 1, got \(steps)")
@@ -105,6 +124,8 @@ final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
             return ready.position(ofRank: 0)
         case .random:
             return ready.position(ofRank: Int(random.next(below: UInt64(ready.count))))
+        case .exhaustive:
+            return chooseExhaustively(in: ready)
         case .pct:
             while let top = byPriority.popMax() {
                 guard let item = ready[top.position] else { continue }  // taken already: never, but harmless
@@ -122,6 +143,21 @@ final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
             }
             preconditionFailure("StrategyChooser: a ready job missing from PCT's heap")
         }
+    }
+
+    /// The default continues the task that ran last, if it has a job ready; the prefix says which alternative to take.
+    private func chooseExhaustively(in ready: ReadyList) -> Int {
+        var defaultRank: Int?
+        if lastTask != 0 {
+            defaultRank = (0..<ready.count).first { ready[ready.position(ofRank: $0)]?.note == lastTask }
+        }
+        let made = decisions.count
+        let alternative = made < prefix.count ? min(prefix[made], ready.count - 1) : 0
+        decisions.append(PreemptionBound.Decision(offered: ready.count, free: defaultRank == nil, taken: alternative))
+        let position = ready.position(
+            ofRank: PreemptionBound.rank(ofAlternative: alternative, defaultRank: defaultRank ?? 0))
+        lastTask = ready[position]?.note ?? 0
+        return position
     }
 
     /// A job's task by its number; other work (a job of no task, a closure, a tick) counts as a task of its own.

@@ -40,6 +40,18 @@ public func replay(
     await ExplorationRunner(strategy: strategy, settings: settings, body: body, seeds: [seed]).runOnItsThread()
 }
 
+/// Runs the one schedule of an exhaustive exploration that `choices` names (a failure's
+/// ``ExplorationFailure/choices``): the same choices, the same steps, the same trace.
+public func replay(
+    choices: [Int], strategy: ExplorationStrategy, settings: ExplorationSettings = ExplorationSettings(),
+    _ body: @escaping @Sendable (Exploration) async throws -> Void
+) async -> ExplorationReport {
+    precondition(choices.allSatisfy { $0 >= 0 }, "replay(choices:): a choice is a rank, never negative")
+    return await ExplorationRunner(
+        strategy: strategy, settings: settings, body: body, seeds: [0], replaying: choices
+    ).runOnItsThread()
+}
+
 /// One exploration: its schedules, run one after another on a thread of its own (the driving thread), never on the
 /// cooperative pool, whose few threads the test itself may need.
 final class ExplorationRunner: Sendable {
@@ -47,15 +59,18 @@ final class ExplorationRunner: Sendable {
     let settings: ExplorationSettings
     let body: @Sendable (Exploration) async throws -> Void
     let seeds: [UInt64]
+    /// The choices of the one exhaustive schedule to replay; nil: explore.
+    let replaying: [Int]?
 
     init(
         strategy: ExplorationStrategy, settings: ExplorationSettings,
-        body: @escaping @Sendable (Exploration) async throws -> Void, seeds: [UInt64]
+        body: @escaping @Sendable (Exploration) async throws -> Void, seeds: [UInt64], replaying: [Int]? = nil
     ) {
         self.strategy = strategy
         self.settings = settings
         self.body = body
         self.seeds = seeds
+        self.replaying = replaying
     }
 
     func runOnItsThread() async -> ExplorationReport {
@@ -69,18 +84,34 @@ final class ExplorationRunner: Sendable {
     func run() -> ExplorationReport {
         var steps = 0
         var allowed: [String: Int] = [:]
+        var distinct = Set<Int>()
+        let bound: Int? = if case .exhaustive(let preemptions) = strategy { preemptions } else { nil }
+        var choices = replaying ?? []
         for (index, seed) in seeds.enumerated() {
-            let outcome = runSchedule(index: index, seed: seed)
+            let outcome = runSchedule(index: index, seed: seed, choices: choices)
             steps += outcome.steps
             allowed.merge(outcome.allowed, uniquingKeysWith: +)
+            distinct.insert(outcome.ranks.hashValue)
             if let kind = outcome.failure {
                 let failure = ExplorationFailure(
-                    kind: kind, schedule: index, of: seeds.count, seed: seed, strategy: strategy,
+                    kind: kind, schedule: index, of: seeds.count, seed: seed,
+                    choices: bound == nil ? [] : PreemptionBound.departures(outcome.decisions), strategy: strategy,
                     trace: outcome.trace.render())
-                return ExplorationReport(schedules: index + 1, steps: steps, failure: failure, allowedOutside: allowed)
+                return ExplorationReport(
+                    schedules: index + 1, steps: steps, failure: failure, allowedOutside: allowed,
+                    distinctSchedules: distinct.count, exhausted: nil)
             }
+            guard let bound, replaying == nil else { continue }
+            guard let next = PreemptionBound.next(after: outcome.decisions, preemptions: bound) else {
+                return ExplorationReport(
+                    schedules: index + 1, steps: steps, failure: nil, allowedOutside: allowed,
+                    distinctSchedules: distinct.count, exhausted: true)
+            }
+            choices = next
         }
-        return ExplorationReport(schedules: seeds.count, steps: steps, failure: nil, allowedOutside: allowed)
+        return ExplorationReport(
+            schedules: seeds.count, steps: steps, failure: nil, allowedOutside: allowed,
+            distinctSchedules: distinct.count, exhausted: bound == nil || replaying != nil ? nil : false)
     }
 
     struct Outcome {
@@ -88,6 +119,10 @@ final class ExplorationRunner: Sendable {
         var failure: ExplorationFailure.Kind?
         var allowed: [String: Int] = [:]
         var trace = ScheduleTrace()
+        /// The rank of each job taken (0: the one ready first): what tells schedules apart.
+        var ranks: [Int] = []
+        /// An exhaustive schedule's choices.
+        var decisions: [PreemptionBound.Decision] = []
     }
 
     /// How the body's task ended.
@@ -96,8 +131,8 @@ final class ExplorationRunner: Sendable {
         case threw(String)
     }
 
-    func runSchedule(index: Int, seed: UInt64) -> Outcome {
-        let scheduler = ExploringScheduler(name: "explorer", strategy: strategy, seed: seed)
+    func runSchedule(index: Int, seed: UInt64, choices: [Int] = []) -> Outcome {
+        let scheduler = ExploringScheduler(name: "explorer", strategy: strategy, seed: seed, choices: choices)
         let exploration = Exploration(scheduler: scheduler, index: index, seed: seed)
         let end = Locked<BodyEnd?>(nil)
         // If the process dies in this schedule, a signal handler prints its seed and last steps (CrashNote).
@@ -120,6 +155,7 @@ final class ExplorationRunner: Sendable {
             }
             _ = scheduler.dropPending()
         }
+        outcome.decisions = scheduler.exhaustiveDecisions
         return outcome
     }
 
@@ -149,6 +185,7 @@ final class ExplorationRunner: Sendable {
                 shown = place + " (allowed)"
             }
             outcome.steps += 1
+            outcome.ranks.append(entry.rank)
             let step = outcome.steps
             if scheduler.perform(entry) {
                 outcome.trace.record(

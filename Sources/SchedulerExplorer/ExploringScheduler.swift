@@ -22,13 +22,25 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
     public let name: String
 
     private let engine: VirtualTimeEngine
+    private let chooser: StrategyChooser
     /// Signalled when work arrives from outside while the runner waits for it.
     private let arrivals = NSCondition()
 
-    public init(name: String = "explorer", strategy: ExplorationStrategy = .firstInFirstOut, seed: UInt64 = 0) {
-        self.name = name
-        self.engine = VirtualTimeEngine(chooser: StrategyChooser(strategy, seed: seed))
+    public convenience init(
+        name: String = "explorer", strategy: ExplorationStrategy = .firstInFirstOut, seed: UInt64 = 0
+    ) {
+        self.init(name: name, strategy: strategy, seed: seed, choices: [])
     }
+
+    /// With `.exhaustive`, `choices` are the alternatives its first choices take (the default after them).
+    init(name: String, strategy: ExplorationStrategy, seed: UInt64, choices: [Int]) {
+        self.name = name
+        self.chooser = StrategyChooser(strategy, seed: seed, prefix: choices)
+        self.engine = VirtualTimeEngine(chooser: chooser)
+    }
+
+    /// The choices an exhaustive schedule made; read on the driving thread once it ended.
+    var exhaustiveDecisions: [PreemptionBound.Decision] { chooser.decisions }
 
     public var now: SchedulerTime { engine.now }
 
