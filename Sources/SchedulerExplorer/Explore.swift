@@ -91,7 +91,7 @@ final class ExplorationRunner: Sendable {
             let outcome = runSchedule(index: index, seed: seed, choices: choices)
             steps += outcome.steps
             allowed.merge(outcome.allowed, uniquingKeysWith: +)
-            distinct.insert(outcome.ranks.hashValue)
+            distinct.insert(outcome.fingerprint.finalize())
             if let kind = outcome.failure {
                 let failure = ExplorationFailure(
                     kind: kind, schedule: index, of: seeds.count, seed: seed,
@@ -119,8 +119,9 @@ final class ExplorationRunner: Sendable {
         var failure: ExplorationFailure.Kind?
         var allowed: [String: Int] = [:]
         var trace = ScheduleTrace()
-        /// The rank of each job taken (0: the one ready first): what tells schedules apart.
-        var ranks: [Int] = []
+        /// The ranks of the jobs taken (0: the one ready first), hashed as they come: what tells schedules apart, kept
+        /// in a hasher rather than an array so that a schedule allocates nothing more for it.
+        var fingerprint = Hasher()
         /// An exhaustive schedule's choices.
         var decisions: [PreemptionBound.Decision] = []
     }
@@ -185,7 +186,7 @@ final class ExplorationRunner: Sendable {
                 shown = place + " (allowed)"
             }
             outcome.steps += 1
-            outcome.ranks.append(entry.rank)
+            outcome.fingerprint.combine(entry.rank)
             let step = outcome.steps
             if scheduler.perform(entry) {
                 outcome.trace.record(
