@@ -40,8 +40,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
 /// One numbered promise a subject can keep (a scheduler, a clock, an executor: ``ConformanceSubject``), with the check
 /// that tests it through the subject's public API only. Every family is this one type: a scheduler rule's check is
 /// blocking and reads a ``ConformanceContext``; a clock's or an executor's is `async`, since what it judges is Swift
-/// concurrency's (``clock(id:evidence:statement:why:catches:kinds:deadline:check:)``,
-/// ``executor(id:evidence:statement:why:catches:kinds:deadline:check:)``).
+/// concurrency's (`ConformanceRule.clock(…)` and `ConformanceRule.executor(…)` inside the kit).
 public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
     public let id: RuleID
     public let family: RuleFamily
