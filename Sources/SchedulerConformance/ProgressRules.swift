@@ -30,7 +30,7 @@ enum ProgressRules {
                 "hand-offs in which nothing comes next (from a thread outside once the last task ran, a task's last act, a task that goes on after it scheduled, a burst after an idle gap)"
         ),
         statement:
-            "Work is started without anything else arriving to rescue it: each task of 1 000 hand-offs in which nothing comes next starts within 1 s — scheduled from a thread outside as soon as the last task ran (after a random spin of up to 50 µs), as a task's last act, by a task that goes on running after it scheduled, and in bursts of 1 to 4 tasks after an idle gap of 1 to 3 ms in which the scheduler's threads can park; on a concurrent scheduler, also two tasks after an idle gap that each wait for the other to start.",
+            "Work is started without anything else arriving to rescue it: each task of 1 000 hand-offs in which nothing comes next starts within 1 s — scheduled from a thread outside as soon as the last task ran (after a random spin of up to 50 µs), as a task's last act, by a task that goes on running after it scheduled, and in bursts of 1 to 4 tasks after an idle gap of 1 to 3 ms in which the scheduler's threads can park; on a concurrent scheduler, also two tasks, after an idle gap or at once, that each wait for the other to start.",
         why:
             "A hand-off that strands a task looks healthy under load, because the next task to arrive rescues it: the stranded task waits for traffic that a quiet app, a test or the last request of the day never sends.",
         catches:
@@ -136,8 +136,8 @@ private enum HandOffShape: CaseIterable {
     case goesOn
     /// A burst of 1 to 4 tasks from outside after an idle gap.
     case burstAfterIdle
-    /// On a concurrent scheduler, after an idle gap: two tasks scheduled together, each waiting (up to the bound) for
-    /// the other to start; the second must start while the first waits, whichever worker took the first.
+    /// On a concurrent scheduler, after an idle gap or at once: two tasks scheduled together, each waiting (up to the
+    /// bound) for the other to start; the second must start while the first waits, whichever worker took the first.
     case waitForEachOther
 
     func run(
@@ -169,7 +169,8 @@ private enum HandOffShape: CaseIterable {
             try probe.wait(
                 for: started, toReach: burst, since: now, "a burst of \(burst) after an idle gap (hand-off \(trial))")
         case .waitForEachOther:
-            usleep(UInt32.random(in: 1_000...3_000, using: &generator))
+            // Every other time at once, while a worker may still spin for work after the last hand-off.
+            if trial % 2 == 0 { usleep(UInt32.random(in: 1_000...3_000, using: &generator)) }
             for _ in 0..<2 {
                 _ = scheduler.schedule {
                     started.increment()

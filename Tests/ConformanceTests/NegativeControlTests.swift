@@ -58,6 +58,11 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(name: "Control: stranding hand-off") { StrandingHandOffScheduler() },
             family: .progress, mustFail: [.g1], mayFail: []),
         NegativeControl(
+            backend: ConformanceBackend(name: "Control: concurrent, a wake-up not passed on") {
+                LazyWakeConcurrentScheduler()
+            },
+            family: .progress, mustFail: [.g1], mayFail: []),
+        NegativeControl(
             backend: ConformanceBackend(name: "Control: timer not re-armed for a nearer deadline") {
                 UnrearmedTimerScheduler()
             },

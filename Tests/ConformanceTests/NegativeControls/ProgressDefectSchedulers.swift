@@ -95,3 +95,47 @@ final class UnrearmedTimerScheduler: TimedScheduler, @unchecked Sendable {
         }
     }
 }
+
+/// Negative control for G1's concurrent shape: a concurrent scheduler of width 2 that wakes a worker only when none is
+/// awake, trusting the awake one to come to the rest. When that worker's task waits for a task scheduled beside it,
+/// the other task waits for ever: the wake-up was not passed on.
+final class LazyWakeConcurrentScheduler: ConcurrentScheduler, @unchecked Sendable {
+    // @unchecked Sendable: `queue` and `awake` are touched only with `condition` locked.
+    let name = "lazy-wake"
+    let width = 2
+    private let condition = NSCondition()
+    private var queue: [ScheduledWork] = []
+    private var awake = 0
+    var traits: SchedulerTraits { [.concurrent, .asynchronous] }
+
+    init() {
+        for _ in 0..<width { Thread { [self] in work() }.start() }
+    }
+
+    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        let task = ScheduledWork(work)
+        condition.lock()
+        queue.append(task)
+        if awake == 0 {  // the defect: a worker already awake is trusted to take this one too
+            awake += 1
+            condition.signal()
+        }
+        condition.unlock()
+        return task
+    }
+
+    private func work() {
+        condition.lock()
+        while true {
+            if queue.isEmpty {
+                condition.wait()
+                continue
+            }
+            let task = queue.removeFirst()
+            condition.unlock()
+            _ = task.run()
+            condition.lock()
+            if queue.isEmpty { awake = max(0, awake - 1) }
+        }
+    }
+}
