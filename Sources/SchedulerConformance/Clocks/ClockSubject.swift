@@ -23,6 +23,8 @@ public struct ClockSubject: ConformanceSubject {
     public let make: @Sendable () -> ClockUnderTest
     /// The rules this subject did not finish in this process (their deadlines shorten the others').
     private let hangs = HangRecord()
+    /// Real or virtual, once read (making a clock may make a scheduler).
+    private let clockKind = Locked<ClockKind?>(nil)
 
     public init(
         name: String, summary: String = "", declarations: [RuleID: String] = [:],
@@ -35,8 +37,16 @@ public struct ClockSubject: ConformanceSubject {
         self.make = make
     }
 
-    /// Real or virtual, read from a clock this subject makes.
-    public var kind: SubjectKind { .clock(make().kind) }
+    /// Real or virtual, read once from a clock this subject makes.
+    public var kind: SubjectKind {
+        .clock(
+            clockKind.withLock { kind in
+                if let kind { return kind }
+                let made = make().kind
+                kind = made
+                return made
+            })
+    }
     public var checkTarget: CheckTarget { CheckTarget(.clock(make), hangs: hangs) }
 
     /// Runs `rule` on a fresh clock: passed, failed with what went wrong, declared, or not applicable. The check
