@@ -15,6 +15,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
     case parallelism = "P"
     case progress = "G"
     case leftBehind = "N"
+    case model = "M"
     case clock = "CL"
     case executorSubject = "X"
 
@@ -31,6 +32,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
         case .parallelism: "Parallelism (concurrent schedulers)"
         case .progress: "Progress (scheduled work is started, nearer deadlines are not kept waiting)"
         case .leftBehind: "Nothing left behind (what a cancel leaves)"
+        case .model: "Random programs against a model"
         case .clock: "Clocks (any Swift Clock, real or virtual)"
         case .executorSubject: "Executors (any SerialExecutor or TaskExecutor)"
         }

@@ -4,7 +4,8 @@ public enum ConformanceRules {
     public static let all: [ConformanceRule] =
         SerialRules.all + CancellationRules.all + CurrentSchedulerRules.all + InlinePathRules.all + RecursionRules.all
         + TimeRules.all + VirtualTimeRules.all + LifecycleRules.all + SchedulerAsExecutorRules.all
-        + ParallelismRules.all + ProgressRules.all + LeftBehindRules.all + ClockRules.all + ExecutorSubjectRules.all
+        + ParallelismRules.all + ProgressRules.all + LeftBehindRules.all + ProgramRules.all
+        + ClockRules.all + ExecutorSubjectRules.all
 
     /// The rule with this id, of any family.
     public static func rule(_ id: RuleID) -> ConformanceRule? { all.first { $0.id == id } }

@@ -116,6 +116,7 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
     public static let n1 = RuleID(known: "N1")
     public static let n2 = RuleID(known: "N2")
     public static let n3 = RuleID(known: "N3")
+    public static let m1 = RuleID(known: "M1")
     public static let g1 = RuleID(known: "G1")
     public static let g2 = RuleID(known: "G2")
     public static let cl1 = RuleID(known: "CL1")
@@ -138,7 +139,8 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
     public static let all: [RuleID] = [
         .s1, .s2, .s3, .s4, .s5, .s6, .s7, .c1, .c2, .c3, .c4, .c5, .c6, .k1, .k2, .k3, .k4, .k5, .k6, .r1, .r2, .r3,
         .r4, .t1, .t2, .t3, .t4, .t5, .t6, .t7, .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4, .l5,
-        .l6, .p1, .p2, .p3, .p4, .p5, .p6, .e1, .e2, .e3, .e4, .e5, .g1, .g2, .n1, .n2, .n3, .cl1, .cl2, .cl3, .cl4,
+        .l6, .p1, .p2, .p3, .p4, .p5, .p6, .e1, .e2, .e3, .e4, .e5, .g1, .g2, .n1, .n2, .n3, .m1, .cl1, .cl2, .cl3,
+        .cl4,
         .cl5, .cl6,
         .cl7, .x1, .x2, .x3, .x4, .x5, .x6,
     ]

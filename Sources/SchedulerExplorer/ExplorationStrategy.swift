@@ -180,12 +180,12 @@ final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
 
 /// Steele, Lea and Flood's SplitMix64: a small generator whose whole state is one seed, so a schedule's seed is all
 /// it takes to replay it. Not for cryptography.
-struct SplitMix64 {
+package struct SplitMix64 {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -194,7 +194,7 @@ struct SplitMix64 {
     }
 
     /// Uniform in `0..<bound` (Lemire's multiply-and-reject, no modulo bias).
-    mutating func next(below bound: UInt64) -> UInt64 {
+    package mutating func next(below bound: UInt64) -> UInt64 {
         precondition(bound > 0)
         while true {
             let product = next().multipliedFullWidth(by: bound)
@@ -203,7 +203,7 @@ struct SplitMix64 {
     }
 
     /// The seed of schedule `index` of an exploration seeded with `seed`: each schedule replays alone.
-    static func scheduleSeed(_ seed: UInt64, index: Int) -> UInt64 {
+    package static func scheduleSeed(_ seed: UInt64, index: Int) -> UInt64 {
         var generator = SplitMix64(seed: seed &+ UInt64(index) &* 0xD1B5_4A32_D192_ED03)
         return generator.next()
     }

@@ -143,8 +143,9 @@
         precondition(maxSteps >= 0, "run(maxSteps:): must be >= 0, got \(maxSteps)")
         return drive(owner: owner) {
             let steps = runDue(by: .distantFuture, atMost: maxSteps, owner: owner)
+            // Cancelled entries are not pending work: a run whose last step drained every live task says drained.
             let pending = state.withLock { state in
-                state.timers.purgeIfGrown(\.isDead) { $0.release() }
+                state.timers.purge(\.isDead) { $0.release() }
                 return state.timers.count + (state.ready?.count ?? 0)
             }
             return pending == 0 || steps < maxSteps
