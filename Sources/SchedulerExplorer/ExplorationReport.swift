@@ -103,15 +103,16 @@ public struct ExplorationSettings: Sendable {
     /// `an unnamed thread`) contains one of these is counted and run; any other fails the schedule.
     public var allowedOutside: [String]
     /// How long, in real time, a schedule with nothing ready waits for work from outside before it is a deadlock: a
-    /// deadlocking schedule costs this much, a passing one nothing. Generous by default, so that a slow machine's
-    /// late arrival (a timer thread, the global executor) is not taken for a deadlock.
+    /// deadlocking schedule costs this much, a passing one nothing. By default 100 ms when nothing from outside is
+    /// allowed (whatever arrived would fail the schedule anyway, only with another reason), and 1 s when something
+    /// is, so that a slow machine's late arrival (a timer thread, the main queue) is not taken for a deadlock.
     public var outsideWait: Duration
 
-    public init(maxSteps: Int = 10_000, allowedOutside: [String] = [], outsideWait: Duration = .seconds(1)) {
+    public init(maxSteps: Int = 10_000, allowedOutside: [String] = [], outsideWait: Duration? = nil) {
         precondition(maxSteps >= 1, "ExplorationSettings: maxSteps must be at least 1, got \(maxSteps)")
-        precondition(outsideWait >= .zero, "ExplorationSettings: outsideWait must not be negative")
+        precondition(outsideWait.map { $0 >= .zero } ?? true, "ExplorationSettings: outsideWait must not be negative")
         self.maxSteps = maxSteps
         self.allowedOutside = allowedOutside
-        self.outsideWait = outsideWait
+        self.outsideWait = outsideWait ?? (allowedOutside.isEmpty ? .milliseconds(100) : .seconds(1))
     }
 }

@@ -144,7 +144,7 @@ final class ExplorationRunner: Sendable {
             // The test's `Task { }` and other global jobs run as the schedule's jobs until it ends; then what is
             // left is dropped (the capture is gone by then, so nothing more arrives into a dead schedule).
             GlobalJobCapture.capturing(exploration) {
-                Task(executorPreference: exploration.taskExecutor) { [body] in
+                let bodyTask = Task(executorPreference: exploration.taskExecutor) { [body] in
                     do {
                         try await body(exploration)
                         end.withLock { $0 = .returned }
@@ -153,12 +153,29 @@ final class ExplorationRunner: Sendable {
                     }
                 }
                 outcome.failure = drive(scheduler, until: end, into: &outcome)
+                outcome.decisions = scheduler.exhaustiveDecisions
+                if outcome.failure != nil { bodyTask.cancel() }
+                windDown(scheduler)
             }
             _ = scheduler.dropPending()
         }
-        outcome.decisions = scheduler.exhaustiveDecisions
         return outcome
     }
+
+    /// Finishes what the schedule left, out of the exploration: after a failure the body is cancelled, then every
+    /// job left (tasks left behind, sleepers, what a cancel wakes) runs first in first out, with time moving to each
+    /// deadline, unrecorded, for at most `windDownSteps` jobs. A task that ends frees its memory; a task that waits
+    /// on a continuation nobody will resume cannot be freed by anyone, and stays.
+    private func windDown(_ scheduler: ExploringScheduler) {
+        var steps = 0
+        while steps < Self.windDownSteps, let entry = scheduler.takeFirst() {
+            _ = scheduler.perform(entry)
+            steps += 1
+        }
+    }
+
+    /// At most this many jobs run while a schedule winds down (a task that never ends is dropped after).
+    static let windDownSteps = 1_000
 
     /// Runs the schedule's jobs until the body has finished and nothing is ready, or it fails; returns the failure.
     private func drive(

@@ -110,6 +110,10 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
     /// nothing is due now), with the choice that took it; nil if none is due by `limit`.
     func takeNext(dueBy limit: SchedulerTime) -> VirtualTimeEngine.Taken? { engine.takeNext(dueBy: limit) }
 
+    /// The first entry ready (moving `now` to the earliest due time when none is), past the strategy: for winding
+    /// a schedule down once it ended.
+    func takeFirst() -> VirtualTimeEngine.Taken? { engine.takeNext(dueBy: .distantFuture, firstInFirstOut: true) }
+
     /// How many entries are queued, and the earliest due time among them.
     func pendingSummary() -> (count: Int, earliest: SchedulerTime?) { engine.pendingSummary() }
 

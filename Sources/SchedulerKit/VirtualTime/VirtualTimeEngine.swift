@@ -175,9 +175,10 @@
 
     // MARK: One entry at a time
 
-    /// Takes the next entry due by `limit`: the strategy's choice among the ready ones, moving `now` to the
-    /// earliest due time (past cancelled entries) when nothing is ready; nil if nothing is due by `limit`.
-    public func takeNext(dueBy limit: SchedulerTime) -> Taken? {
+    /// Takes the next entry due by `limit`: the strategy's choice among the ready ones (the first ready, past the
+    /// strategy, with `firstInFirstOut`), moving `now` to the earliest due time (past cancelled entries) when nothing
+    /// is ready; nil if nothing is due by `limit`.
+    public func takeNext(dueBy limit: SchedulerTime, firstInFirstOut: Bool = false) -> Taken? {
         state.withLock { state -> Taken? in
             guard var ready = state.ready else {
                 guard let entry = state.popLive(dueBy: limit) else { return nil }
@@ -198,7 +199,8 @@
             // Everything due by now becomes ready, in (due, submission) order, after what already was.
             while let entry = state.timers.popDue(at: state.now) { ready.append(state.readyItem(entry)) }
             state.steps += 1
-            let position = chooser!.choose(in: &ready, step: state.steps)
+            let position =
+                firstInFirstOut ? ready.position(ofRank: 0) : chooser!.choose(in: &ready, step: state.steps)
             let rank = ready.rank(ofPosition: position)
             let of = ready.count
             let item = ready.take(at: position)
