@@ -147,10 +147,11 @@ struct SchedulerProgram: Sendable, Equatable, CustomStringConvertible {
                         next, parent: oneShots[pick(0...oneShots.count - 1)],
                         offset: shape.timed && pick(0...2) == 0 ? pick(0...3) : nil)
             case 80..<88:
-                step =
-                    oneShots.isEmpty || tasks.count < 2
-                    ? nil
-                    : .cancelInside(tasks[pick(0...tasks.count - 1)], parent: oneShots[pick(0...oneShots.count - 1)])
+                // A third of them cancel the task that runs them: a running task's cancel must say false.
+                let parent = oneShots.isEmpty ? nil : oneShots[pick(0...oneShots.count - 1)]
+                step = parent.map {
+                    .cancelInside(pick(0...2) == 0 ? $0 : tasks[pick(0...tasks.count - 1)], parent: $0)
+                }
             case 88..<97: step = .pass(pick(1...3))
             default: step = shape.virtual ? .run(maxSteps: pick(1...3)) : nil
             }
