@@ -27,6 +27,16 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(name: "Control: RAC-style cancel flag") { RACStyleCancelScheduler() },
             family: .cancellation, mustFail: ["C2", "C3", "C4"], mayFail: []),
         NegativeControl(
+            backend: ConformanceBackend(name: "Control: run() says stopped early when drained") {
+                PlantedVirtualScheduler(defect: .runSaysStoppedEarlyWhenDrained)
+            },
+            // One of M1's six planted bugs (ProgramCheckerTests judges all six, and how they shrink and replay).
+            family: .model, mustFail: [.m1], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: check-then-act cancel") { CheckThenActCancelScheduler() },
+            // Only C2's race finds it; the other C rules cancel before the task is reached, or after it ran.
+            family: .cancellation, mustFail: [.c2], mayFail: [.c3]),
+        NegativeControl(
             backend: ConformanceBackend(
                 name: "Control: sometimes concurrent",
                 declarations: [
@@ -309,7 +319,10 @@ extension Conformance {
                     if last.isFailure { failed += 1 }
                 }
                 if runs > 1 {
-                    print("negative control: \(rule.id) · \(control.backend.name) failed \(failed) of \(runs) runs")
+                    let detail = if case .failed(let detail) = last { ": last: \(detail.prefix(300))" } else { "" }
+                    print(
+                        "negative control: \(rule.id) · \(control.backend.name) failed \(failed) of \(runs) runs\(detail)"
+                    )
                 }
                 #expect(
                     failed == runs,
