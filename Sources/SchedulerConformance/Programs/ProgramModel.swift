@@ -83,7 +83,10 @@ struct ProgramModel: Sendable {
                             text: "tick \(late.tick) of \(task) began after cancel() had returned true"))
                 }
             } else if starts.isEmpty {
-                found.append(.init(rule: nil, text: "repeating \(task) never ticked, and nothing cancelled it"))
+                found.append(
+                    answered.isEmpty
+                        ? .init(rule: nil, text: "repeating \(task) never ticked, and nothing cancelled it")
+                        : .init(rule: .c2, text: "cancel() of repeating \(task) returned false, yet it never ticked"))
             }
             if let own = answered.first(where: { $0.by == task }), own.result == false,
                 !trueCancels.contains(where: { $0.sequence < own.sequence })
