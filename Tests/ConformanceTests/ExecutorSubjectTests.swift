@@ -74,6 +74,7 @@ struct ExecutorControl: Sendable, CustomTestStringConvertible {
         task("correct queue executor as a task preference", .none, mustFail: []),
         task("task jobs handed on to the global executor", .forwardsToGlobal, mustFail: ["X5"]),
         queue("claims isolation everywhere", .claimsIsolationEverywhere, mustFail: ["X4"]),
+        queue("tells isolation by its queue's label", .comparesLabels, mustFail: ["X4"]),
         ExecutorControl(
             subject: ExecutorSubject(name: "Control: jobs on a stack") {
                 let executor = StackExecutor()

@@ -72,6 +72,8 @@ public struct ExecutorUnderTest: Sendable {
     let isRunningJob: (@Sendable () -> Bool)?
     /// Called when the check is done: shut down the threads behind the executor.
     let tearDown: @Sendable () -> Void
+    /// Makes another executor of the same subject (set by the runner), for the checks that tell two instances apart.
+    var another: (@Sendable () -> ExecutorUnderTest)?
 
     public init(serial: any SerialExecutor, tearDown: @escaping @Sendable () -> Void = {}) {
         self.serial = serial

@@ -173,7 +173,7 @@ public enum ExecutorSubjectRules {
     static let isolation = ConformanceRule.executor(
         id: .x4,
         statement:
-            "The executor says it isolates exactly where it does: isIsolatingCurrentContext() is true (or nil: cannot tell) inside a job of one of its actors, where assumeIsolated holds, and never true on a thread of the kit's or inside another executor's job.",
+            "The executor says it isolates exactly where it does: isIsolatingCurrentContext() is true (or nil: cannot tell) inside a job of one of its actors, where assumeIsolated holds, and never true on a thread of the kit's, inside another executor's job, or inside a job of another instance of the same kind (same type and name), which isSameExclusiveExecutionContext(other:) must not call the same.",
         why:
             "assumeIsolated, preconditionIsolated and the runtime's own checks ask the executor (SE-0424, SE-0471): a wrong yes lets code touch an actor's state from any thread, a wrong no crashes code that was right.",
         catches:
@@ -197,8 +197,34 @@ public enum ExecutorSubjectRules {
         try require(onKitThread != true, "isIsolatingCurrentContext() was true on a thread of the kit's (Dispatch's)")
         let inOtherJob = await kit.task { serial.isIsolatingCurrentContext() }.value
         try require(inOtherJob != true, "isIsolatingCurrentContext() was true inside a job of another executor")
+        try await tellsInstancesApart(serial, executor.another)
         return inside == nil ? "isIsolatingCurrentContext() cannot tell (nil)" : ""
     }
+}
+
+/// X4's second half: another executor of the same subject (same type, same name, same settings) is another
+/// isolation domain. Inside its actor's job the first must not claim isolation, and neither may say it is the same
+/// exclusive context as the other. An identity that compares a name, a label or a type instead of the instance
+/// passes everything else. Skipped where the subject makes one instance only (the main actor's executor).
+private func tellsInstancesApart(
+    _ serial: any SerialExecutor, _ another: (@Sendable () -> ExecutorUnderTest)?
+) async throws {
+    guard let made = another?() else { return }
+    defer { made.tearDown() }
+    guard let other = made.serial, other !== serial else { return }
+    let inOther = await ActorOnExecutor(other).run { _ in serial.isIsolatingCurrentContext() }
+    try require(
+        inOther != true,
+        "isIsolatingCurrentContext() was true inside a job of another executor of the same kind (another instance)")
+    try require(
+        sameContext(serial, other) != true,
+        "isSameExclusiveExecutionContext(other:) said true for another instance of the same kind")
+    try require(sameContext(serial, serial) != false, "isSameExclusiveExecutionContext(other:) said false for itself")
+}
+
+/// `a.isSameExclusiveExecutionContext(other: b)` where `b` is of `a`'s type; nil where it is not.
+private func sameContext<E: SerialExecutor>(_ a: E, _ b: any SerialExecutor) -> Bool? {
+    (b as? E).map { a.isSameExclusiveExecutionContext(other: $0) }
 }
 
 /// Blocks the calling thread until `flag` is set or `limit` passes.

@@ -39,7 +39,11 @@ enum RuleRunner {
             return try awaiting { try await body(clock) }
         case (.executor(let body), .executor(let make)):
             // Torn down only when the check returns: an abandoned check may still be using the executor.
-            let executor = make()
+            let executor = {
+                var made = make()
+                made.another = make
+                return made
+            }()
             defer { executor.tearDown() }
             return try awaiting { try await body(executor) }
         default:

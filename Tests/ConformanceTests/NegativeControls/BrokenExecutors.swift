@@ -19,7 +19,13 @@ final class QueueExecutor: SerialExecutor, TaskExecutor {
         case claimsIsolationEverywhere
         /// Hands each job on to the global concurrent executor instead of running it on its queue (X5).
         case forwardsToGlobal
+        /// Tells isolation by its queue's label, which every instance shares, instead of by instance: it says it
+        /// isolates inside any control executor's job, and that two instances are one context (X4).
+        case comparesLabels
     }
+
+    /// Threads running a job of any instance (what the label-comparing defect reads).
+    private static let runningAny = Locked<[pthread_t]>([])
 
     let defect: Defect
     private let queue = DispatchQueue(label: "control-executor")
@@ -34,7 +40,7 @@ final class QueueExecutor: SerialExecutor, TaskExecutor {
         case .inline: run(job)
         case .concurrent: DispatchQueue.global().async { self.run(job) }
         case .forwardsToGlobal: globalConcurrentExecutor.enqueue(ExecutorJob(job))
-        case .none, .claimsIsolationEverywhere: queue.async { self.run(job) }
+        case .none, .claimsIsolationEverywhere, .comparesLabels: queue.async { self.run(job) }
         }
     }
 
@@ -45,14 +51,20 @@ final class QueueExecutor: SerialExecutor, TaskExecutor {
         let kept = Unmanaged.passRetained(self)
         defer { kept.release() }
         let thread = pthread_self()
-        running.withLock { $0.append(thread) }
+        for list in [running, Self.runningAny] { list.withLock { $0.append(thread) } }
         job.runSynchronously(on: asUnownedSerialExecutor())
-        running.withLock { threads in
-            if let index = threads.lastIndex(where: { pthread_equal($0, thread) != 0 }) { threads.remove(at: index) }
+        for list in [running, Self.runningAny] {
+            list.withLock { threads in
+                if let index = threads.lastIndex(where: { pthread_equal($0, thread) != 0 }) {
+                    threads.remove(at: index)
+                }
+            }
         }
     }
 
-    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        defect == .comparesLabels ? UnownedSerialExecutor(complexEquality: self) : UnownedSerialExecutor(ordinary: self)
+    }
     func asUnownedTaskExecutor() -> UnownedTaskExecutor { UnownedTaskExecutor(ordinary: self) }
 
     /// True on a thread running one of this executor's jobs (what X5 asks of a task executor).
@@ -62,7 +74,16 @@ final class QueueExecutor: SerialExecutor, TaskExecutor {
     }
 
     func isIsolatingCurrentContext() -> Bool? {
-        defect == .claimsIsolationEverywhere || isRunningJob
+        let thread = pthread_self()
+        return switch defect {
+        case .claimsIsolationEverywhere: true
+        case .comparesLabels: Self.runningAny.withLock { $0.contains { pthread_equal($0, thread) != 0 } }
+        default: isRunningJob
+        }
+    }
+
+    func isSameExclusiveExecutionContext(other: QueueExecutor) -> Bool {
+        defect == .comparesLabels ? queue.label == other.queue.label : self === other
     }
 
     func checkIsolated() {
