@@ -23,7 +23,10 @@ struct ProgramModel: Sendable {
         self.traits = traits
         self.width = width
         var waived = Set(declared)
-        for rule in ConformanceRules.all where rule.category == .scheduler && !rule.applies(to: traits) {
+        // A rule's gate waives its part of the model where the promise does not apply; being thread-confined only
+        // keeps a rule's check from racing threads, and a program calls from one thread anyway.
+        let promised = traits.subtracting(.threadConfined)
+        for rule in ConformanceRules.all where rule.category == .scheduler && !rule.applies(to: promised) {
             waived.insert(rule.id)
         }
         self.waived = waived
@@ -35,12 +38,20 @@ struct ProgramModel: Sendable {
         let facts = ProgramFacts(run.record)
         var found = fates(facts) + exclusion(facts) + order(facts) + time(facts, program: run.program)
         if traits.contains(.virtualTime) { found += virtualTime(facts, program: run.program) }
-        return asked(found) + held(by: run)
+        return asked(found)
     }
 
-    /// The closures the scheduler still holds that it promised to let go of.
-    func held(by run: ProgramRun) -> [ProgramViolation] {
-        asked(held(ProgramFacts(run.record), liveCaptures: run.liveCaptures))
+    /// Whether the program needs to wait for `task`: not when it was cancelled with true, nor when a cancel said
+    /// false and the scheduler is excused C2 (a best-effort cancel: the task may never run).
+    func mayStopWaiting(for cancels: [ProgramRecord.Cancel]) -> Bool {
+        cancels.contains { $0.result == true } || (waived.contains(.c2) && cancels.contains { $0.result == false })
+    }
+
+    /// The closures the scheduler still holds that it promised to let go of: a cancelled task's while its handle is
+    /// held (`handlesHeld`), a finished task's once its handle is dropped too (a library's handle may keep the
+    /// closure it ran, and no rule asks it not to).
+    func held(by run: ProgramRun, handlesHeld: Bool) -> [ProgramViolation] {
+        asked(held(ProgramFacts(run.record), liveCaptures: run.liveCaptures, cancelled: handlesHeld))
     }
 
     private func asked(_ found: [ProgramViolation]) -> [ProgramViolation] {
@@ -79,7 +90,7 @@ struct ProgramModel: Sendable {
                 for late in starts where late.sequence > stop.sequence && late.tick != inFlight {
                     found.append(
                         .init(
-                            rule: traits.contains(.serial) ? .n2 : .c6,
+                            rule: traits.contains(.serial) && !traits.contains(.virtualTime) ? .n2 : .c6,
                             text: "tick \(late.tick) of \(task) began after cancel() had returned true"))
                 }
             } else if starts.isEmpty {
@@ -162,11 +173,14 @@ struct ProgramModel: Sendable {
     }
 
     /// What the scheduler still holds once the program settled: a cancelled task's closure (C4, C6 with its handle
-    /// still held) or a finished one's (L5).
-    private func held(_ facts: ProgramFacts, liveCaptures: [ProgramTask]) -> [ProgramViolation] {
+    /// still held) or, with `cancelled` false, a finished one's (L5).
+    private func held(_ facts: ProgramFacts, liveCaptures: [ProgramTask], cancelled wanted: Bool)
+        -> [ProgramViolation]
+    {
         liveCaptures.compactMap { task in
             guard let entry = facts.scheduled[task] else { return nil }
             let cancelled = facts.cancels(of: task).contains { $0.result == true }
+            guard cancelled == wanted else { return nil }
             if cancelled {
                 return .init(
                     rule: entry.interval == nil ? .c4 : .c6,

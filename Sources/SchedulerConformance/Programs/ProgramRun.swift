@@ -16,9 +16,13 @@ final class ProgramRun: Sendable {
     /// What each task's closure holds: freed once the scheduler lets go of the closure.
     private final class Capture: Sendable { func touch() {} }
 
-    init(_ program: SchedulerProgram, on scheduler: any Scheduler) {
+    /// What the program promises, for when it may stop waiting for a task.
+    private let model: ProgramModel
+
+    init(_ program: SchedulerProgram, on scheduler: any Scheduler, model: ProgramModel) {
         self.program = program
         self.scheduler = scheduler
+        self.model = model
     }
 
     private var timed: (any TimedScheduler)? { scheduler as? any TimedScheduler }
@@ -47,9 +51,9 @@ final class ProgramRun: Sendable {
 
     private var isSettled: Bool {
         let (scheduled, ends, cancels) = (record.scheduledTasks, record.ends, record.cancels)
-        let cancelled = Set(cancels.filter { $0.result == true }.map(\.target))
+        let byTask = Dictionary(grouping: cancels, by: \.target)
         return scheduled.values.allSatisfy { entry in
-            cancelled.contains(entry.task) || (entry.interval == nil && ends[entry.task] != nil)
+            model.mayStopWaiting(for: byTask[entry.task] ?? []) || (entry.interval == nil && ends[entry.task] != nil)
         }
     }
 

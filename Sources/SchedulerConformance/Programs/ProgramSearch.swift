@@ -30,11 +30,17 @@ struct ProgramSearch {
     /// One run of `program` on a fresh scheduler: the promises it broke. `waitForRelease`: give the scheduler up to
     /// 1 s to let go of closures (a shrink that looks for another promise skips the wait).
     func violations(of program: SchedulerProgram, waitForRelease: Bool = true) -> [ProgramViolation] {
-        let run = ProgramRun(program, on: makeScheduler())
+        let run = ProgramRun(program, on: makeScheduler(), model: model)
         run.perform(settle: settle)
-        if waitForRelease, !shape.virtual { poll(upTo: .seconds(1)) { model.held(by: run).isEmpty } }
-        let found = model.violations(of: run)
+        func held(_ handlesHeld: Bool) -> [ProgramViolation] {
+            if waitForRelease, !shape.virtual {
+                poll(upTo: .seconds(1)) { model.held(by: run, handlesHeld: handlesHeld).isEmpty }
+            }
+            return model.held(by: run, handlesHeld: handlesHeld)
+        }
+        var found = model.violations(of: run) + held(true)
         run.dropHandles()
+        found += held(false)
         return found
     }
 
