@@ -97,9 +97,9 @@ public struct SchedulerTraits: OptionSet, Sendable, Hashable, CustomStringConver
     /// the main queue otherwise (RxSwift's `MainScheduler`: ``MainThreadScheduler``).
     public static let inlineOnMainQueue = SchedulerTraits(rawValue: 1 << 12)
     /// Must be made, called and driven from one thread only, the one that made it (RxSwift's `HistoricalScheduler`
-    /// and `VirtualTimeScheduler` stop the program otherwise, in every build of 6.10.2). A promise it asks of its users, not one it keeps: the
-    /// conformance kit then makes, calls and drives it from the check's thread alone, and the rules that need calls
-    /// from several threads do not apply.
+    /// and `VirtualTimeScheduler` stop the program otherwise, in every build of 6.10.2). A promise it asks of its
+    /// users, not one it keeps: the conformance kit then makes, calls and drives it from the check's thread alone,
+    /// and the rules that need calls from several threads do not apply.
     public static let threadConfined = SchedulerTraits(rawValue: 1 << 13)
 
     static let names: [(SchedulerTraits, String)] = [
