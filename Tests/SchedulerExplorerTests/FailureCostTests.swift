@@ -122,7 +122,7 @@ import Testing
 
 /// How many of the tasks left behind ended.
 final class EndCount: Sendable {
-    private let value_ = Atomic<Int>(0)
-    func increment() { value_.add(1, ordering: .relaxed) }
-    var value: Int { value_.load(ordering: .relaxed) }
+    private let count = Atomic<Int>(0)
+    func increment() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
 }
