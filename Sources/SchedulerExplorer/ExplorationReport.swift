@@ -83,7 +83,7 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
             + "replay it: \(replayCall)\n" + trace
     }
 
-    static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16, uppercase: true) }
+    static func hex(_ value: UInt64) -> String { SplitMix64.text(value) }
 
     static func swift(_ strategy: ExplorationStrategy) -> String {
         switch strategy {

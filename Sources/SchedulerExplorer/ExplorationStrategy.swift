@@ -202,6 +202,9 @@ package struct SplitMix64 {
         }
     }
 
+    /// A seed as it is printed and read back (`0x9A23C3A0FFEDFE9`): by the explorer's failures and the kit's M1.
+    package static func text(_ seed: UInt64) -> String { "0x" + String(seed, radix: 16, uppercase: true) }
+
     /// The seed of schedule `index` of an exploration seeded with `seed`: each schedule replays alone.
     package static func scheduleSeed(_ seed: UInt64, index: Int) -> UInt64 {
         var generator = SplitMix64(seed: seed &+ UInt64(index) &* 0xD1B5_4A32_D192_ED03)

@@ -142,11 +142,12 @@ extension ProgramSearch.Failure {
             "Shortest failing program: \(shrunk.steps.count) operations"
             + (shrunk.steps.count < original.steps.count ? " (shrunk from \(original.steps.count))" : "")
             + ": \(shrunk)."
-        let drawn = original.seed == 0 ? "" : "; the program as drawn: SCHEDULERKIT_PROGRAM_SEED=\(hex(original.seed))"
-        return "program \(index + 1)\(original.seed == 0 ? "" : " (seed \(hex(original.seed)))") broke a promise: "
+        let drawn =
+            original.seed == 0
+            ? "" : "; the program as drawn: SCHEDULERKIT_PROGRAM_SEED=\(SplitMix64.text(original.seed))"
+        return
+            "program \(index + 1)\(original.seed == 0 ? "" : " (seed \(SplitMix64.text(original.seed)))") broke a promise: "
             + "\(violation).\(race) \(program) Replay the shortest: SCHEDULERKIT_PROGRAM=\(shrunk.code)\(drawn) "
             + "(\(tried.programs) programs, \(tried.steps) operations tried)"
     }
 }
-
-func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16, uppercase: true) }
