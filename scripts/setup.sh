@@ -12,15 +12,22 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 missing=()
-ldconfig -p 2>/dev/null | grep -q 'libjemalloc\.so\.2' || missing+=(libjemalloc-dev)
+# The loader's cache may name a library whose file is gone: look for the file it names.
+present() {
+    local file
+    file=$(ldconfig -p 2>/dev/null | awk -v name="$1" '$1 == name { print $NF; exit }')
+    [ -n "$file" ] && [ -e "$file" ]
+}
+present libjemalloc.so.2 || missing+=(libjemalloc-dev)
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 command -v objcopy >/dev/null 2>&1 || missing+=(binutils)
-ldconfig -p 2>/dev/null | grep -q 'libcurl\.so ' || missing+=(libcurl4-openssl-dev)
+present libcurl.so || missing+=(libcurl4-openssl-dev)
 
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     echo "setup: installing ${missing[*]}" >&2
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    # --reinstall: a package the system counts as installed may still have lost its files.
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --reinstall "${missing[@]}" >/dev/null
 fi
