@@ -18,7 +18,7 @@ present() {
     file=$(ldconfig -p 2>/dev/null | awk -v name="$1" '$1 == name { print $NF; exit }')
     [ -n "$file" ] && [ -e "$file" ]
 }
-present libjemalloc.so.2 || missing+=(libjemalloc-dev)
+present libjemalloc.so.2 || missing+=(libjemalloc2 libjemalloc-dev)
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 command -v objcopy >/dev/null 2>&1 || missing+=(binutils)
 present libcurl.so || missing+=(libcurl4-openssl-dev)
