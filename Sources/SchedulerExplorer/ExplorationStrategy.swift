@@ -160,11 +160,15 @@ final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
         return position
     }
 
+    /// The number of each task seen, by task id.
+    var taskNumbers: [UInt64: Int] { numbers }
+
     /// A job's task by its number; other work (a job of no task, a closure, a tick) counts as a task of its own.
     private func number(of item: ReadyList.Item) -> Int {
         count += 1
         switch item.carried {
-        case .actorJob(let task) where task != 0, .taskJob(let task) where task != 0:
+        case .actorJob(let task) where task != 0, .taskJob(let task) where task != 0,
+            .runtimeJob(let task) where task != 0:
             if let number = numbers[task] {
                 count -= 1
                 return number

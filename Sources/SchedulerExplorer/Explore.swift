@@ -96,7 +96,7 @@ final class ExplorationRunner: Sendable {
                 let failure = ExplorationFailure(
                     kind: kind, schedule: index, of: seeds.count, seed: seed,
                     choices: bound == nil ? [] : PreemptionBound.departures(outcome.decisions), strategy: strategy,
-                    trace: outcome.trace.render())
+                    trace: outcome.trace.render(names: outcome.taskNames))
                 return ExplorationReport(
                     schedules: index + 1, steps: steps, failure: failure, allowedOutside: allowed,
                     distinctSchedules: distinct.count, exhausted: nil)
@@ -124,6 +124,8 @@ final class ExplorationRunner: Sendable {
         var fingerprint = Hasher()
         /// An exhaustive schedule's choices.
         var decisions: [PreemptionBound.Decision] = []
+        /// The names of the schedule's named tasks by number, read when it failed.
+        var taskNames: [Int: String] = [:]
     }
 
     /// How the body's task ended.
@@ -154,7 +156,10 @@ final class ExplorationRunner: Sendable {
                 }
                 outcome.failure = drive(scheduler, until: end, into: &outcome)
                 outcome.decisions = scheduler.exhaustiveDecisions
-                if outcome.failure != nil { bodyTask.cancel() }
+                if outcome.failure != nil {
+                    outcome.taskNames = scheduler.taskNames()
+                    bodyTask.cancel()
+                }
                 windDown(scheduler)
             }
             _ = scheduler.dropPending()
@@ -221,6 +226,7 @@ final class ExplorationRunner: Sendable {
         switch taken.carried {
         case .taskJob: return .task
         case .actorJob: return .actor
+        case .runtimeJob: return .runtime
         case .closure: return taken.work.isTimed ? .timer : .work
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Bench) @_spi(Explorer) import SchedulerKit
+import Synchronization
 
 /// A virtual-time scheduler that runs one job at a time and chooses each among the ready ones by a strategy:
 /// `TestScheduler` with the order opened up. Under it, with tasks preferring ``Exploration/taskExecutor`` and
@@ -25,6 +26,10 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
     private let chooser: StrategyChooser
     /// Signalled when work arrives from outside while the runner waits for it.
     private let arrivals = NSCondition()
+    /// The task the job running now belongs to or continues (0: none), set by the driving thread around each job.
+    private let runningTask = Atomic<UInt64>(0)
+    /// Task names by task id, learned when a task schedules work while it runs (nil: it has none).
+    private let names = Mutex<[UInt64: String?]>([:])
 
     public convenience init(
         name: String = "explorer", strategy: ExplorationStrategy = .firstInFirstOut, seed: UInt64 = 0
@@ -74,7 +79,20 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
     func add(_ node: ScheduledWork, at deadline: SchedulerTime, timed: Bool) {
         // Inside one of its own jobs the thread is the driving one: a thread-local read answers without the lock.
         let origin = Schedulers.current === self || engine.isDriving ? nil : Self.describeThisThread()
-        engine.schedule(node, at: deadline, timed: timed, origin: origin)
+        var carried: ScheduledWork.Carried?
+        if origin == nil {
+            let current = currentTaskID()
+            if current != 0 { learnName(of: current) }
+            // A job of no task made while a task ran continues that task: the running job's own task when the
+            // runtime has already cleared the current one (it does so before it enqueues a hop).
+            switch node.carried {
+            case .actorJob(task: 0), .taskJob(task: 0):
+                let parent = current != 0 ? current : runningTask.load(ordering: .relaxed)
+                if parent != 0 { carried = .runtimeJob(continuing: parent) }
+            default: break
+            }
+        }
+        engine.schedule(node, at: deadline, timed: timed, origin: origin, carried: carried)
         if origin != nil {
             arrivals.lock()
             arrivals.broadcast()
@@ -131,7 +149,25 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
     }
 
     /// Runs one taken entry with this scheduler current; false if it had been cancelled.
-    func perform(_ taken: VirtualTimeEngine.Taken) -> Bool { engine.perform(taken, owner: self) }
+    func perform(_ taken: VirtualTimeEngine.Taken) -> Bool {
+        runningTask.store(taken.carried.task, ordering: .relaxed)
+        defer { runningTask.store(0, ordering: .relaxed) }
+        return engine.perform(taken, owner: self)
+    }
+
+    /// Names of the tasks that have one, by the strategy's task number (what a trace shows as `t3`).
+    func taskNames() -> [Int: String] {
+        let named = names.withLock { $0.compactMapValues { $0 } }
+        var byNumber: [Int: String] = [:]
+        for (task, number) in chooser.taskNumbers { if let name = named[task] { byNumber[number] = name } }
+        return byNumber
+    }
+
+    private func learnName(of task: UInt64) {
+        names.withLock { names in
+            if names[task] == nil { names[task] = .some(Task.name) }
+        }
+    }
 
     /// Drops everything queued (cancelling it), at the end of a schedule: a job left unrun leaves its task suspended
     /// for good, which is what a failed schedule leaves behind.
@@ -146,6 +182,12 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
         let name = threadName()
         return name.isEmpty ? "an unnamed thread" : "thread '\(name)'"
     }
+}
+
+/// The id of the task running on this thread, 0 if none (a task is a job: the runtime reads its id from the same
+/// object).
+private func currentTaskID() -> UInt64 {
+    withUnsafeCurrentTask { task in task.map { taskID(of: unsafeBitCast($0, to: UnownedJob.self)) } ?? 0 }
 }
 
 /// The calling thread's name as the kernel knows it (what `pthread_setname_np` set, or the process's name).

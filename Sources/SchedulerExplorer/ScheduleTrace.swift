@@ -12,8 +12,13 @@ struct ScheduleTrace {
 
     /// What a job was.
     enum What: Int32 {
-        case task, actor, work, timer, tick
-        var name: String { "\(self)" }
+        case task, actor, work, timer, tick, runtime
+        var name: String {
+            switch self {
+            case .runtime: "runtime job"
+            default: "\(self)"
+            }
+        }
     }
 
     private(set) var events: [Event] = []
@@ -41,15 +46,18 @@ struct ScheduleTrace {
         CrashNote.record(note, in: crashSlot)
     }
 
-    /// One line per event; no addresses or real times, so a replay writes the same bytes.
-    func render(lastSteps: Int = 200) -> String {
+    /// One line per event; no addresses or real times, so a replay writes the same bytes. A task with a name
+    /// (`Task(name:)`) is shown with it: `t3 'fetch'`.
+    func render(lastSteps: Int = 200, names: [Int: String] = [:]) -> String {
         let shown = events.suffix(lastSteps)
         var lines = shown.count < events.count ? ["  … \(events.count - shown.count) earlier events left out"] : []
         for event in shown {
             switch event {
             case .step(let step, let task, let what, let chosen, let of, let outside):
                 let choice = of > 1 ? "  (\(chosen + 1) of \(of) ready)" : ""
-                lines.append("  \(pad(step)) t\(task) \(what.name)\(choice)" + (outside.map { ", from \($0)" } ?? ""))
+                let named = names[task].map { " '\($0)'" } ?? ""
+                lines.append(
+                    "  \(pad(step)) t\(task)\(named) \(what.name)\(choice)" + (outside.map { ", from \($0)" } ?? ""))
             case .clock(let from, let to):
                 lines.append("  \(pad(nil)) clock \(seconds(from)) → \(seconds(to))")
             case .skipped(let step, let task):

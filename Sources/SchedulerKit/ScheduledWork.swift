@@ -66,6 +66,18 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         case closure
         case actorJob(task: UInt64)
         case taskJob(task: UInt64)
+        /// A job of no task that the runtime made while a task ran (a default actor's turn after the task hopped
+        /// onto it, the extra job of a yield): counted with the task it continues. Set by the explorer, never read
+        /// from a node.
+        case runtimeJob(continuing: UInt64)
+
+        /// The id of the task the job belongs to or continues; 0 for a closure or a job of no known task.
+        public var task: UInt64 {
+            switch self {
+            case .closure: 0
+            case .actorJob(let task), .taskJob(let task), .runtimeJob(let task): task
+            }
+        }
     }
 
     private init(state: State) {

@@ -93,9 +93,13 @@
 
     // MARK: Scheduling
 
-    /// Queues one-shot work due at `deadline` (the current `now` if that is earlier).
-    public func schedule(_ task: ScheduledWork, at deadline: SchedulerTime, timed: Bool, origin: String? = nil) {
-        let carried = chooser == nil ? ScheduledWork.Carried.closure : task.carried
+    /// Queues one-shot work due at `deadline` (the current `now` if that is earlier). `carried` says what carried
+    /// it where the caller knows better than the node (a job of no task attributed to the task it continues).
+    public func schedule(
+        _ task: ScheduledWork, at deadline: SchedulerTime, timed: Bool, origin: String? = nil,
+        carried: ScheduledWork.Carried? = nil
+    ) {
+        let carried = chooser == nil ? ScheduledWork.Carried.closure : carried ?? task.carried
         let work = VirtualWork.once(task, timed: timed)
         state.withLock { state in
             let sequence = state.timers.takeSequence()
