@@ -56,6 +56,8 @@ import Synchronization
 /// multiplexed.
 public final class ThreadPool: Sendable {
     let core: ThreadPoolCore
+    /// What takes Swift's global jobs while this pool is the global executor (``unsafeInstallAsGlobalExecutor()``).
+    let globalJobs = Locked<GlobalJobReplacement?>(nil)
 
     /// A process-wide pool with one worker per active processor. Never shut it down.
     public static let shared = ThreadPool(name: "shared-pool")
@@ -99,7 +101,13 @@ public final class ThreadPool: Sendable {
 
     /// Cancels every task and timer that has not started, stops the workers and waits for them (unless called from
     /// one of them). Idempotent. Scheduling afterwards returns an already-cancelled handle.
-    public func shutdown() { core.shutdown() }
+    public func shutdown() {
+        precondition(
+            !isGlobalExecutor,
+            "ThreadPool.shutdown(): \(name) is Swift's global executor; every task would stop. Call unsafeUninstallAsGlobalExecutor() first"
+        )
+        core.shutdown()
+    }
 
     public var isShutDown: Bool { core.isShutDown }
 

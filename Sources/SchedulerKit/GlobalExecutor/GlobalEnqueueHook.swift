@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -16,6 +18,10 @@
 /// first that takes it runs it, and a job nobody takes goes where it would have gone (to the hook that was installed
 /// before, or to the global executor). When the last one is removed, the hook that was installed before is put back,
 /// unless someone installed another after this one (then this one stays and passes everything through).
+///
+/// A *replacement* (a pool made the global executor, ``ThreadPool/unsafeInstallAsGlobalExecutor()``) takes every job
+/// that no interceptor took, in place of the hook before and the global executor; while no interceptor is added, a job
+/// reaches it without taking the hook's lock (one atomic load).
 ///
 /// Unsafe in the way NIO's is: the hook is one process-wide variable that the runtime reads without synchronisation,
 /// so install and remove it where no other code changes it at the same time.
@@ -38,9 +44,18 @@
         /// The hook found when this one was installed (nil: none).
         var previous: Hook?
         var installed = false
+        /// The replacement installed, kept alive here while it is (and forever after: see `replacement`).
+        var replacement: GlobalJobReplacement?
     }
 
     private static let state = Locked(State())
+    /// Whether any interceptor is added: read first on every job, so that with none the lock is not taken.
+    private static let intercepting = Atomic<Bool>(false)
+    /// The replacement, unretained, read on every job without the lock. A replacement once installed is never
+    /// released (`retired` keeps it), so a job that read it just before it was removed still reaches a live object.
+    /// Its address as a number (an atomic of a pointer is not `Sendable`); 0: none.
+    private static let replacement = Atomic<UInt>(0)
+    private static let retired = Locked<[GlobalJobReplacement]>([])
 
     /// The thin function the runtime calls: it captures nothing (the interceptors live in `state`).
     // nonisolated(unsafe): a constant function of no state; thin function types are not marked Sendable.
@@ -56,12 +71,63 @@
         guard let variable else { return false }
         state.withLock { state in
             state.interceptors.append(interceptor)
-            guard !state.installed else { return }
-            state.previous = variable.pointee
-            variable.pointee = ours
-            state.installed = true
+            intercepting.store(true, ordering: .releasing)
+            install(&state, variable)
         }
         return true
+    }
+
+    /// Makes `replacement` take every job that no interceptor takes. False (and nothing changes) where the runtime has
+    /// no hook, where another replacement is installed, or where a hook that is not this one is installed (someone
+    /// else, such as SwiftNIO, took the global executor over).
+    static func install(_ replacement: GlobalJobReplacement) -> Bool {
+        guard let variable else { return false }
+        return state.withLock { state in
+            guard state.replacement == nil else { return false }
+            if let current = variable.pointee, !isOurs(current) { return false }
+            state.replacement = replacement
+            retired.withLock { $0.append(replacement) }
+            Self.replacement.store(
+                UInt(bitPattern: Unmanaged.passUnretained(replacement).toOpaque()), ordering: .releasing)
+            install(&state, variable)
+            return true
+        }
+    }
+
+    /// Removes `replacement` if it is the one installed; jobs arrive where they did before it from then on.
+    static func uninstall(_ replacement: GlobalJobReplacement) {
+        guard let variable else { return }
+        state.withLock { state in
+            guard state.replacement === replacement else { return }
+            state.replacement = nil
+            Self.replacement.store(0, ordering: .releasing)
+            uninstallIfUnused(&state, variable)
+        }
+    }
+
+    /// Whether `replacement` is the one installed.
+    static func isInstalled(_ replacement: GlobalJobReplacement) -> Bool {
+        state.withLock { $0.replacement === replacement }
+    }
+
+    private static func install(_ state: inout State, _ variable: UnsafeMutablePointer<Hook?>) {
+        guard !state.installed else { return }
+        state.previous = variable.pointee
+        variable.pointee = ours
+        state.installed = true
+    }
+
+    private static func isOurs(_ hook: Hook) -> Bool {
+        unsafeBitCast(hook, to: UnsafeRawPointer.self) == unsafeBitCast(ours, to: UnsafeRawPointer.self)
+    }
+
+    /// Puts the hook before back once nothing uses this one, unless someone installed another after it.
+    private static func uninstallIfUnused(_ state: inout State, _ variable: UnsafeMutablePointer<Hook?>) {
+        guard state.interceptors.isEmpty, state.replacement == nil, state.installed else { return }
+        if let current = variable.pointee, isOurs(current) {
+            variable.pointee = state.previous
+            state.installed = false
+        }
     }
 
     /// Stops offering jobs to `interceptor`; a job it is being offered now is settled first (the lock is held).
@@ -69,29 +135,31 @@
         guard let variable else { return }
         state.withLock { state in
             state.interceptors.removeAll { $0 === interceptor }
-            guard state.interceptors.isEmpty, state.installed else { return }
-            if let current = variable.pointee,
-                unsafeBitCast(current, to: UnsafeRawPointer.self)
-                    == unsafeBitCast(ours, to: UnsafeRawPointer.self)
-            {
-                variable.pointee = state.previous
-                state.installed = false
-            }
+            intercepting.store(!state.interceptors.isEmpty, ordering: .releasing)
+            uninstallIfUnused(&state, variable)
         }
     }
 
-    /// The hook itself: the first interceptor that takes the job runs it; otherwise it goes on as it would have.
+    /// The hook itself: the first interceptor that takes the job runs it; otherwise the replacement does, or, with none,
+    /// it goes on as it would have.
     fileprivate static func route(_ job: UnownedJob, _ original: Original) {
-        let previous = state.withLock { state -> Hook?? in
-            for interceptor in state.interceptors where interceptor.take(job) { return .none }
-            return .some(state.previous)
+        if intercepting.load(ordering: .acquiring) {
+            let taken = state.withLock { state in state.interceptors.contains { $0.take(job) } }
+            if taken { return }
         }
-        switch previous {
-        case .none: return
-        case .some(let hook?): hook(job, original)
-        case .some(nil): original(job)
+        if let replacement = UnsafeRawPointer(bitPattern: replacement.load(ordering: .acquiring)) {
+            Unmanaged<GlobalJobReplacement>.fromOpaque(replacement).takeUnretainedValue().enqueue(job)
+            return
         }
+        if let previous = state.withLock({ $0.previous }) { previous(job, original) } else { original(job) }
     }
+}
+
+/// What takes every global job no interceptor took, in place of Swift's global executor (a pool made the global
+/// executor). `enqueue` is called on the thread that enqueues, with no lock held, and must run the job exactly once.
+final class GlobalJobReplacement: Sendable {
+    let enqueue: @Sendable (UnownedJob) -> Void
+    init(_ enqueue: @escaping @Sendable (UnownedJob) -> Void) { self.enqueue = enqueue }
 }
 
 /// Takes some of the process's global jobs (``GlobalEnqueueHook``): an exploration takes its test's.
