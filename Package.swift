@@ -49,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         // Point-Free's clocks, judged by the CL rules like the standard library's.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        // Test-only: `withMainSerialExecutor`, the tool the explorer is compared with (SchedulerExplorerTests).
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
         // API documentation of SchedulerKit and SchedulerConformance (`scripts/docs.sh`).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -181,7 +183,11 @@ let package = Package(
         .testTarget(name: "SchedulerKitTests", dependencies: ["SchedulerKit", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SchedulerExplorerTests",
-            dependencies: ["SchedulerExplorer", "SchedulerKit", "SchedulerConformance"],
+            dependencies: [
+                "SchedulerExplorer", "SchedulerKit", "SchedulerConformance",
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+                .product(name: "Clocks", package: "swift-clocks", condition: swiftClocks),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "ConformanceTests",
