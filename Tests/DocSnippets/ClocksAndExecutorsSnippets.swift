@@ -36,3 +36,11 @@ let subject = ClockSubject(name: "SchedulerClock(TestScheduler)") {
         _ = subject
     }
 }
+
+/// `Docs/Schedulers.md`, "The pool as Swift's global executor": compiled, never called (installing it would move this
+/// test process's every task; `PoolGlobalExecutorTests` runs it in child processes).
+func poolAsGlobalExecutorSnippet() {
+    // First thing in main.swift, before any task starts:
+    let pool = ThreadPool(name: "tasks")
+    pool.unsafeInstallAsGlobalExecutor()
+}
