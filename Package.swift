@@ -178,8 +178,12 @@ let package = Package(
             path: "Benchmarks/bench",
             swiftSettings: strict
         ),
+        // The peers' races that ThreadSanitizer must not report from the test binary, each named and explained there.
+        .target(name: "ThreadSanitizerSuppressions", path: "Tests/ThreadSanitizerSuppressions"),
         // What the test targets share (values tasks write, gates, polling with generous time-outs, scratch folders).
-        .target(name: "TestSupport", dependencies: ["SchedulerKit"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(
+            name: "TestSupport", dependencies: ["SchedulerKit", "ThreadSanitizerSuppressions"],
+            path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SchedulerKitTests", dependencies: ["SchedulerKit", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SchedulerExplorerTests",

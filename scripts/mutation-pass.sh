@@ -5,6 +5,8 @@
 # with it. Works in a worktree of HEAD under .build/mutation (the checkout is never touched).
 #   scripts/mutation-pass.sh            every mutant
 #   scripts/mutation-pass.sh 17 28      only these
+#   MUTATION_BY=tests scripts/mutation-pass.sh 88   judged by the project's own tests instead (`swift test` of the
+#                                       test target of the file it touches; killed when a test that passed fails)
 # Prints one line per mutant and a summary; writes .build/mutation/results.tsv. Slow: a build and a matrix each.
 # MUTATION_RESUME=1 keeps the results of an interrupted pass and judges only the mutants it had not reached.
 set -euo pipefail
@@ -12,6 +14,12 @@ cd "$(dirname "$0")/.."
 root=$PWD
 work=$root/.build/mutation
 tree=$work/tree
+by=${MUTATION_BY:-verdicts}
+case "$by" in
+verdicts) ;;
+tests) work=$root/.build/mutation-tests ;; # the same tree (its build is shared), results of their own
+*) echo "MUTATION_BY must be verdicts or tests, got '$by'" >&2; exit 2 ;;
+esac
 mkdir -p "$work"
 if [ ! -d "$tree" ]; then git worktree add --detach "$tree" HEAD >/dev/null; fi
 commit=$(git rev-parse HEAD)
@@ -66,15 +74,42 @@ subject_lines() {
     esac
 }
 
-build() { swift build --package-path "$tree" --product bench >"$work/build.log" 2>&1; }
+# The test target (a swift test filter) that covers each source file (its path under Sources/).
+test_filter() {
+    case "$1" in
+    SchedulerKitNIO/*) echo SchedulerKitNIOTests ;;
+    SchedulerKitCombine/*) echo SchedulerKitCombineTests ;;
+    SchedulerExplorer/* | SchedulerKit/GlobalExecutor/*) echo 'SchedulerExplorerTests|PoolGlobalExecutorTests|GlobalEnqueueHookTests' ;;
+    # The virtual-time engine is also the explorer's.
+    SchedulerKit/VirtualTime/*) echo 'SchedulerKitTests|SchedulerExplorerTests' ;;
+    *) echo SchedulerKitTests ;;
+    esac
+}
+
+if [ "$by" = tests ]; then
+    build() { swift build --package-path "$tree" --build-tests >"$work/build.log" 2>&1; }
+    # The tests of $1 (a file name), run once: the names of those that failed into directory $2.
+    judge() {
+        mkdir -p "$2"
+        (cd "$tree" && swift test --skip-build --filter "$(test_filter "$1")" >"$2/test.log" 2>&1) || true
+        sed -n 's/^✘ Test \(.*\) failed after .*/\1/p' "$2/test.log" | { grep -v '^run with ' || true; } | sort -u >"$2/failed.txt"
+        # Its last line ("✔", "✘" or, with known issues, "━ Test run with …"); a run that crashed has none.
+        grep -q "^. Test run with" "$2/test.log" || echo "(the test run did not finish)" >>"$2/failed.txt"
+    }
+    newly_failed() { comm -13 "$1" "$2"; }
+    report=failed.txt
+else
+    build() { swift build --package-path "$tree" --product bench >"$work/build.log" 2>&1; }
+    report=conformance.csv
+fi
 # One matrix on the subjects of $1 (a file name) into directory $2.
-judge() {
+[ "$by" = tests ] || judge() {
     local args=()
     while IFS= read -r subject; do args+=(--backend "$subject"); done < <(subject_lines "$1")
     (cd "$tree" && .build/debug/bench conformance "${args[@]}" --output "$2" >"$2.log" 2>&1) || true
 }
 # The cells that passed in $1 and failed in $2 (CSV files): rule·subject, one per line.
-newly_failed() {
+[ "$by" = tests ] || newly_failed() {
     python3 - "$1" "$2" <<'PY'
 import csv, sys
 def cells(path):
@@ -98,9 +133,9 @@ for patch in "${patches[@]}"; do
     if grep -q "^$name	" "$results"; then continue; fi
     file=$(sed -n 's|^+++ b/Sources/||p' "$patch" | head -1)
     # One baseline per set of subjects, kept across resumed passes of the same commit.
-    scope=$(subject_lines "$file" | cksum | cut -d' ' -f1)
+    scope=$( (echo "$by"; subject_lines "$file"; test_filter "$file") | cksum | cut -d' ' -f1)
     baseline=$work/baseline-${commit:0:7}-$scope
-    [ -f "$baseline/conformance.csv" ] || judge "$file" "$baseline"
+    [ -f "$baseline/$report" ] || judge "$file" "$baseline"
 
     if ! git -C "$tree" apply "$patch" 2>/dev/null; then
         stale=$((stale + 1)); printf '%s\tdoes not apply\t\n' "$name" | tee -a "$results"; continue
@@ -111,7 +146,7 @@ for patch in "${patches[@]}"; do
     fi
     judge "$file" "$work/$name"
     git -C "$tree" checkout -q -- .
-    caught=$(newly_failed "$baseline/conformance.csv" "$work/$name/conformance.csv" | paste -sd' ' -)
+    caught=$(newly_failed "$baseline/$report" "$work/$name/$report" | paste -sd' ' -)
     if [ -n "$caught" ]; then
         killed=$((killed + 1)); printf '%s\tkilled\t%s\n' "$name" "$caught" | tee -a "$results"
     else
@@ -120,4 +155,4 @@ for patch in "${patches[@]}"; do
 done
 killed=$(grep -c '	killed	' "$results" || true)
 survived=$(grep -c '	survived	' "$results" || true)
-echo "mutation pass: $killed killed, $survived survived of $((killed + survived)) judged ($stillborn did not build, $stale did not apply in this run)"
+echo "mutation pass ($by): $killed killed, $survived survived of $((killed + survived)) judged ($stillborn did not build, $stale did not apply in this run)"

@@ -24,22 +24,7 @@ struct ABCommand: ParsableCommand {
     @Option(name: .long, help: "Workloads to compare, by id (W1) or name, or all (default: W1,W2,W3,W4).")
     var workload: [String] = []
 
-    @Option(name: .long, help: "Measured rounds per cell in each process (default: the scale's).")
-    var rounds: Int?
-
-    @Flag(name: .long, help: "Full-size workloads in each process (default: --quick sizes, so that more pairs fit).")
-    var full = false
-
-    @Option(name: .long, help: "Seconds the pairs may take after the minimum number (default: 300).")
-    var budget: Double = 300
-
-    @Option(name: .long, help: "At least this many pairs (default: 12, the fewest the interval has bounds with).")
-    var pairs: Int = ABAnalysis.pairsForABound
-
-    @Option(
-        name: .long,
-        help: "The smallest change of interest, a fraction: never claim a smaller one (default: 0.02, i.e. 2 %).")
-    var minEffect: Double = 0.02
+    @OptionGroup var pairsOptions: PairsOptions
 
     @Option(
         name: .long,
@@ -71,11 +56,11 @@ struct ABCommand: ParsableCommand {
         var request = ABRequest(baseline: baseline)
         request.backends = try Selection.backends(backend)
         request.workloads = workload == ["all"] ? nil : try Selection.workloads(workload) ?? ABRequest.defaultWorkloads
-        request.rounds = rounds
-        request.scale = full ? .full : .quick
-        request.budgetSeconds = budget
-        request.minimumPairs = pairs
-        request.minimumEffect = minEffect
+        request.rounds = pairsOptions.rounds
+        request.scale = pairsOptions.full ? .full : .quick
+        request.budgetSeconds = pairsOptions.budget
+        request.minimumPairs = pairsOptions.pairs
+        request.minimumEffect = pairsOptions.minEffect
         request.cpus = try Selection.cpus(cpus)
         request.pairing = try Selection.pairing(pairing)
         request.countsInstructions = instructions
@@ -197,4 +182,25 @@ struct CheckCommand: ParsableCommand {
         }
         print("\nNo regression against \(outcome.file.path) (\(outcome.lines.count) costs).")
     }
+}
+
+/// How many pairs of processes, how large, and the smallest change of interest: `bench ab`'s and `bench
+/// global-executors`' settings, typed once.
+struct PairsOptions: ParsableArguments {
+    @Option(name: .long, help: "Measured rounds per cell in each process (default: the scale's).")
+    var rounds: Int?
+
+    @Flag(name: .long, help: "Full-size workloads in each process (default: --quick sizes, so that more pairs fit).")
+    var full = false
+
+    @Option(name: .long, help: "Seconds the pairs may take after the minimum number (default: 300).")
+    var budget: Double = 300
+
+    @Option(name: .long, help: "At least this many pairs (default: 12, the fewest the interval has bounds with).")
+    var pairs: Int = ABAnalysis.pairsForABound
+
+    @Option(
+        name: .long,
+        help: "The smallest change of interest, a fraction: never claim a smaller one (default: 0.02, i.e. 2 %).")
+    var minEffect: Double = 0.02
 }

@@ -8,6 +8,7 @@ import ToolSupport
 enum Console {
     /// Parses and runs, turning every failure into one line on stderr and a non-zero exit (help stays as it is).
     static func main(_ command: any ParsableCommand.Type) {
+        GlobalExecutorChoice.installIfAsked()
         PlantedDelay.plantIfAsked()
         do {
             var parsed = try command.parseAsRoot()

@@ -14,7 +14,7 @@ struct Bench: ParsableCommand {
             RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, CalibrateCommand.self,
             CheckCommand.self, ReportCommand.self, ConformanceCommand.self, CountAllocationsCommand.self,
             ProbeInstructionsCommand.self, CatalogCommand.self, PowerCommand.self, ExportCommand.self,
-            MachinesCommand.self, HistoryCommand.self,
+            MachinesCommand.self, HistoryCommand.self, GlobalExecutorsCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

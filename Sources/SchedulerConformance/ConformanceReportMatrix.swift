@@ -67,6 +67,7 @@ extension SubjectCategory {
         case .scheduler: "Matrix: schedulers"
         case .clock: "Matrix: clocks (any Swift Clock, real or virtual)"
         case .executor: "Matrix: executors (any SerialExecutor or TaskExecutor)"
+        case .globalExecutor: "Matrix: global executors (Swift's, or one that took it over)"
         }
     }
 
@@ -79,9 +80,11 @@ extension SubjectCategory {
             "Any Swift `Clock` as a subject (`ClockSubject`): the CL rules, on fresh clocks. Virtual clocks are driven by their own advance; real ones move by themselves."
         case .executor:
             "Any Swift executor as a subject (`ExecutorSubject`): a `SerialExecutor` is judged as the executor of actors of the kit's, a `TaskExecutor` as the preference of its tasks."
+        case .globalExecutor:
+            "Swift's global executor as a process has it (`GlobalExecutorSubject`): the runtime's own, or one installed through the global-enqueue hook, each in a child process of its own (the hook is process-wide)."
         }
     }
 
-    /// "schedulers", "clocks", "executors".
-    var plural: String { rawValue + "s" }
+    /// "schedulers", "clocks", "executors", "global executors".
+    var plural: String { self == .globalExecutor ? "global executors" : rawValue + "s" }
 }

@@ -18,6 +18,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
     case model = "M"
     case clock = "CL"
     case executorSubject = "X"
+    case globalExecutor = "GE"
 
     public var title: String {
         switch self {
@@ -35,6 +36,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
         case .model: "Random programs against a model"
         case .clock: "Clocks (any Swift Clock, real or virtual)"
         case .executorSubject: "Executors (any SerialExecutor or TaskExecutor)"
+        case .globalExecutor: "Global executors (Swift's, or one that took it over)"
         }
     }
 }
@@ -111,6 +113,18 @@ public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
         ConformanceRule(
             id: id, family: .executorSubject, evidence: evidence, statement: statement, why: why, catches: catches,
             gate: .executors(kinds), deadline: deadline, check: .executor(check))
+    }
+
+    /// A global-executor rule (family GE). Its check blocks the kit's check thread: it starts tasks and waits for
+    /// them without being one, so it never needs the executor under test to run itself.
+    static func globalExecutor(
+        id: RuleID, evidence: RuleEvidence = .forced, statement: String, why: String, catches: String,
+        deadline: Duration = RuleDeadline.standard,
+        check: @escaping @Sendable (GlobalExecutorUnderTest) throws -> String
+    ) -> ConformanceRule {
+        ConformanceRule(
+            id: id, family: .globalExecutor, evidence: evidence, statement: statement, why: why, catches: catches,
+            gate: .globalExecutors, deadline: deadline, check: .globalExecutor(check))
     }
 
     /// The kind of subject the rule is about.
@@ -229,6 +243,7 @@ extension RuleResult {
         switch rule.category {
         case .scheduler: return (rule.statement, "backend.evaluate(\(lookUp))")
         case .clock, .executor: return (rule.statement, "await subject.evaluate(\(lookUp))")
+        case .globalExecutor: return (rule.statement, "subject.evaluate(\(lookUp)) in a process of its own")
         }
     }
 }

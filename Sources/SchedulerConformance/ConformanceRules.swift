@@ -5,7 +5,7 @@ public enum ConformanceRules {
         SerialRules.all + CancellationRules.all + CurrentSchedulerRules.all + InlinePathRules.all + RecursionRules.all
         + TimeRules.all + VirtualTimeRules.all + LifecycleRules.all + SchedulerAsExecutorRules.all
         + ParallelismRules.all + ProgressRules.all + LeftBehindRules.all + ProgramRules.all
-        + ClockRules.all + ExecutorSubjectRules.all
+        + ClockRules.all + ExecutorSubjectRules.all + GlobalExecutorRules.all
 
     /// The rule with this id, of any family.
     public static func rule(_ id: RuleID) -> ConformanceRule? { all.first { $0.id == id } }

@@ -165,6 +165,7 @@ extension SubjectCategory {
         case .scheduler: "backend"
         case .clock: "clock"
         case .executor: "executor"
+        case .globalExecutor: "global executor"
         }
     }
 
@@ -174,6 +175,7 @@ extension SubjectCategory {
         case .scheduler: "the scheduler or its session"
         case .clock: "the clock, or waits for a sleep of it"
         case .executor: "the executor, or waits for one of its jobs"
+        case .globalExecutor: "a wait for tasks on the global executor"
         }
     }
 }

@@ -126,15 +126,22 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
     public static let cl5 = RuleID(known: "CL5")
     public static let cl6 = RuleID(known: "CL6")
     public static let cl7 = RuleID(known: "CL7")
+    public static let cl8 = RuleID(known: "CL8")
     public static let x1 = RuleID(known: "X1")
     public static let x2 = RuleID(known: "X2")
     public static let x3 = RuleID(known: "X3")
     public static let x4 = RuleID(known: "X4")
     public static let x5 = RuleID(known: "X5")
     public static let x6 = RuleID(known: "X6")
+    public static let ge1 = RuleID(known: "GE1")
+    public static let ge2 = RuleID(known: "GE2")
+    public static let ge3 = RuleID(known: "GE3")
+    public static let ge4 = RuleID(known: "GE4")
+    public static let ge5 = RuleID(known: "GE5")
+    public static let ge6 = RuleID(known: "GE6")
 
     /// Every rule id of the kit, family by family: the scheduler rules (E: a scheduler as an executor), then the
-    /// clocks' (CL), then the executors' (X). A test checks that it is exactly the ids of ``ConformanceRules/all``,
+    /// clocks' (CL), then the executors' (X), then the global executors' (GE). A test checks that it is exactly the ids of ``ConformanceRules/all``,
     /// ``ExecutorSubjectRules/all`` and ``ClockRules/all``.
     public static let all: [RuleID] = [
         .s1, .s2, .s3, .s4, .s5, .s6, .s7, .c1, .c2, .c3, .c4, .c5, .c6, .k1, .k2, .k3, .k4, .k5, .k6, .r1, .r2, .r3,
@@ -142,7 +149,7 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
         .l6, .p1, .p2, .p3, .p4, .p5, .p6, .e1, .e2, .e3, .e4, .e5, .g1, .g2, .n1, .n2, .n3, .m1, .cl1, .cl2, .cl3,
         .cl4,
         .cl5, .cl6,
-        .cl7, .x1, .x2, .x3, .x4, .x5, .x6,
+        .cl7, .cl8, .x1, .x2, .x3, .x4, .x5, .x6, .ge1, .ge2, .ge3, .ge4, .ge5, .ge6,
     ]
 
     private static let known = Set(all.map(\.rawValue))

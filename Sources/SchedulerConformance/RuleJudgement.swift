@@ -38,6 +38,7 @@ enum RuleJudgement {
 
     private static func failure(_ error: any Error) -> RuleOutcome {
         if let failure = error as? RuleFailure { return .failed(detail: failure.detail) }
+        if error is CheckNotApplicable { return .notApplicable }
         return .failed(detail: "check threw \(error)")
     }
 
@@ -54,3 +55,7 @@ enum RuleJudgement {
             trials: outcome.ranTheCheck ? trials : nil)
     }
 }
+
+/// Thrown by a check that finds the subject offers no way to do what the rule needs, where its kind cannot say so
+/// before the check (a virtual clock's driver without ``VirtualClockDriver/runUntilIdle``): n/a, never failed.
+struct CheckNotApplicable: Error {}

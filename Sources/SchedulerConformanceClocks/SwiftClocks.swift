@@ -24,7 +24,8 @@
             return ClockUnderTest(
                 clock,
                 driver: VirtualClockDriver(
-                    settle: { await clock.advance(by: .zero) }, advance: { await clock.advance(by: $0) }))
+                    settle: { await clock.advance(by: .zero) }, advance: { await clock.advance(by: $0) },
+                    runUntilIdle: { await clock.run() }))
         }
 
         /// It moves by itself, as far as a sleeper can tell: each sleep returns at once with `now` at its deadline.

@@ -28,3 +28,28 @@
         }
     }
 #endif
+
+#if NIO
+    import NIOPosix
+    import SchedulerConformance
+
+    extension GlobalExecutorSubject {
+        /// SwiftNIO's takeover of the global executor: every global job runs on the event loops of NIO's singleton
+        /// group (one per core), through the runtime's global-enqueue hook.
+        public static let nioTakeover = GlobalExecutorSubject(
+            name: "NIO's global-executor takeover",
+            summary:
+                "NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor(): the singleton group's event loops",
+            expectedFailures: [
+                .ge6:
+                    "by design: a job started on one of NIO's event loops stays on that loop (the takeover picks `MultiThreadedEventLoopGroup.singleton.any()`, which is sticky, to save a thread switch), so a job that blocks its loop strands the tasks it started; blocking an event loop is against NIO's own rules"
+            ],
+            isOwnThread: { MultiThreadedEventLoopGroup.currentEventLoop != nil }
+        ) {
+            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        }
+
+        /// The peers' global executors the kit judges.
+        public static let nio: [GlobalExecutorSubject] = [nioTakeover]
+    }
+#endif

@@ -15,6 +15,34 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     /// With ``ExplorationStrategy/exhaustive(preemptions:)``: whether every schedule within the bound ran (nil for the
     /// other strategies). False when `schedules` ran out first.
     public let exhausted: Bool?
+    /// Tasks that still had work queued when the body returned, in schedules that passed: the work was dropped with
+    /// the schedule, so what it would have done was never checked (a fire-and-forget task, a sleeper the body did not
+    /// wait for). Empty when no schedule left any.
+    public internal(set) var tasksLeftRunning = TasksLeft()
+
+    /// What passing schedules left running when their body returned.
+    public struct TasksLeft: Sendable, Equatable {
+        /// How many schedules left tasks with work queued.
+        public var schedules = 0
+        /// The first such schedule's index.
+        public var firstSchedule = 0
+        /// That schedule's tasks, one line each ("t3 'uploader': asleep, due in 1.0 seconds"), earliest first.
+        public var tasks: [String] = []
+
+        public var isEmpty: Bool { schedules == 0 }
+    }
+
+    init(
+        schedules: Int, steps: Int, failure: ExplorationFailure?, allowedOutside: [String: Int],
+        distinctSchedules: Int, exhausted: Bool?
+    ) {
+        self.schedules = schedules
+        self.steps = steps
+        self.failure = failure
+        self.allowedOutside = allowedOutside
+        self.distinctSchedules = distinctSchedules
+        self.exhausted = exhausted
+    }
 
     public var description: String {
         if let failure { return failure.description }
@@ -25,7 +53,12 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
         case false?: head = "\(schedules) schedules passed, not all there are within the bound (\(steps) steps)"
         case nil: head = "\(schedules) schedules passed, \(distinctSchedules) of them distinct (\(steps) steps)"
         }
-        return head + (outside.isEmpty ? "" : "; allowed from outside: " + outside.joined(separator: ", "))
+        let left =
+            tasksLeftRunning.isEmpty
+            ? ""
+            : "; \(tasksLeftRunning.schedules) left tasks running when the body returned, their work dropped "
+                + "(schedule \(tasksLeftRunning.firstSchedule): \(tasksLeftRunning.tasks.joined(separator: "; ")))"
+        return head + (outside.isEmpty ? "" : "; allowed from outside: " + outside.joined(separator: ", ")) + left
     }
 }
 

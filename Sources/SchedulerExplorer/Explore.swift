@@ -87,8 +87,18 @@ final class ExplorationRunner: Sendable {
         var distinct = Set<Int>()
         let bound: Int? = if case .exhaustive(let preemptions) = strategy { preemptions } else { nil }
         var choices = replaying ?? []
+        var left = ExplorationReport.TasksLeft()
+        func finished(_ report: ExplorationReport) -> ExplorationReport {
+            var report = report
+            report.tasksLeftRunning = left
+            return report
+        }
         for (index, seed) in seeds.enumerated() {
             let outcome = runSchedule(index: index, seed: seed, choices: choices)
+            if !outcome.leftRunning.isEmpty {
+                if left.schedules == 0 { (left.firstSchedule, left.tasks) = (index, outcome.leftRunning) }
+                left.schedules += 1
+            }
             steps += outcome.steps
             allowed.merge(outcome.allowed, uniquingKeysWith: +)
             distinct.insert(outcome.fingerprint.finalize())
@@ -97,21 +107,24 @@ final class ExplorationRunner: Sendable {
                     kind: kind, schedule: index, of: seeds.count, seed: seed,
                     choices: bound == nil ? [] : PreemptionBound.departures(outcome.decisions), strategy: strategy,
                     trace: outcome.trace.render(names: outcome.taskNames))
-                return ExplorationReport(
-                    schedules: index + 1, steps: steps, failure: failure, allowedOutside: allowed,
-                    distinctSchedules: distinct.count, exhausted: nil)
+                return finished(
+                    ExplorationReport(
+                        schedules: index + 1, steps: steps, failure: failure, allowedOutside: allowed,
+                        distinctSchedules: distinct.count, exhausted: nil))
             }
             guard let bound, replaying == nil else { continue }
             guard let next = PreemptionBound.next(after: outcome.decisions, preemptions: bound) else {
-                return ExplorationReport(
-                    schedules: index + 1, steps: steps, failure: nil, allowedOutside: allowed,
-                    distinctSchedules: distinct.count, exhausted: true)
+                return finished(
+                    ExplorationReport(
+                        schedules: index + 1, steps: steps, failure: nil, allowedOutside: allowed,
+                        distinctSchedules: distinct.count, exhausted: true))
             }
             choices = next
         }
-        return ExplorationReport(
-            schedules: seeds.count, steps: steps, failure: nil, allowedOutside: allowed,
-            distinctSchedules: distinct.count, exhausted: bound == nil || replaying != nil ? nil : false)
+        return finished(
+            ExplorationReport(
+                schedules: seeds.count, steps: steps, failure: nil, allowedOutside: allowed,
+                distinctSchedules: distinct.count, exhausted: bound == nil || replaying != nil ? nil : false))
     }
 
     struct Outcome {
@@ -126,6 +139,8 @@ final class ExplorationRunner: Sendable {
         var decisions: [PreemptionBound.Decision] = []
         /// The names of the schedule's named tasks by number, read when it failed.
         var taskNames: [Int: String] = [:]
+        /// The tasks that still had work queued when the body returned and the schedule passed.
+        var leftRunning: [String] = []
     }
 
     /// How the body's task ended.
@@ -156,6 +171,7 @@ final class ExplorationRunner: Sendable {
                 }
                 outcome.failure = drive(scheduler, until: end, into: &outcome)
                 outcome.decisions = scheduler.exhaustiveDecisions
+                if outcome.failure == nil { outcome.leftRunning = scheduler.tasksWithWorkLeft() }
                 if outcome.failure != nil {
                     outcome.taskNames = scheduler.taskNames()
                     bodyTask.cancel()

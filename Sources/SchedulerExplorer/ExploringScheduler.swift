@@ -30,6 +30,9 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
     private let runningTask = Atomic<UInt64>(0)
     /// Task names by task id, learned when a task schedules work while it runs (nil: it has none).
     private let names = Mutex<[UInt64: String?]>([:])
+    /// The task that scheduled each timed closure from inside it (a sleep's wake-up), by the closure's node: what
+    /// names a sleeper still waiting when the body returned. Timed closures only, so a step pays nothing for it.
+    private let sleepers = Mutex<[UInt: UInt64]>([:])
 
     public convenience init(
         name: String = "explorer", strategy: ExplorationStrategy = .firstInFirstOut, seed: UInt64 = 0
@@ -78,7 +81,7 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
 
     func add(_ node: ScheduledWork, at deadline: SchedulerTime, timed: Bool) {
         // Inside one of its own jobs the thread is the driving one: a thread-local read answers without the lock.
-        let origin = Schedulers.current === self || engine.isDriving ? nil : Self.describeThisThread()
+        let origin = Schedulers.current === self || engine.isDriving ? nil : Self.describeOrigin(of: node.carried)
         var carried: ScheduledWork.Carried?
         if origin == nil {
             let current = currentTaskID()
@@ -89,6 +92,8 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
             case .actorJob(task: 0), .taskJob(task: 0):
                 let parent = current != 0 ? current : runningTask.load(ordering: .relaxed)
                 if parent != 0 { carried = .runtimeJob(continuing: parent) }
+            case .closure where timed && current != 0:
+                sleepers.withLock { $0[UInt(bitPattern: ObjectIdentifier(node))] = current }
             default: break
             }
         }
@@ -163,6 +168,33 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
         return byNumber
     }
 
+    /// The tasks that still have work queued, one line each ("t3 'uploader': asleep until 1.0 seconds from now"),
+    /// earliest first: what a schedule leaves when its body has returned. A task suspended with nothing queued (on a
+    /// continuation nobody resumes, on an actor) has no entry, and is not seen.
+    func tasksWithWorkLeft() -> [String] {
+        let entries = engine.pendingEntries()
+        guard !entries.isEmpty else { return [] }
+        let (sleepers, named) = (sleepers.withLock { $0 }, names.withLock { $0.compactMapValues { $0 } })
+        let numbers = chooser.taskNumbers
+        var lines: [String] = []
+        var seen = Set<UInt64>()
+        for entry in entries {
+            let task = entry.carried.task != 0 ? entry.carried.task : sleepers[entry.identity] ?? 0
+            if task != 0 && !seen.insert(task).inserted { continue }
+            let who =
+                task == 0
+                ? "work of no task"
+                : (numbers[task].map { "t\($0)" } ?? "a task") + (named[task].map { " '\($0)'" } ?? "")
+            let wait = now.duration(to: entry.deadline)
+            let what =
+                entry.isTick
+                ? "repeating work, next due in \(wait)"
+                : wait > .zero ? "asleep, due in \(wait)" : "ready to run"
+            lines.append("\(who): \(what)")
+        }
+        return lines
+    }
+
     private func learnName(of task: UInt64) {
         names.withLock { names in
             if names[task] == nil { names[task] = .some(Task.name) }
@@ -173,15 +205,28 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
     /// for good, which is what a failed schedule leaves behind.
     func dropPending() -> Int { engine.dropPending() }
 
-    /// "the main thread", "a main-actor job (the main queue)", "thread 'name'", or "an unnamed thread".
-    static func describeThisThread() -> String {
+    /// Where work from outside comes from: "the main thread", "a main-actor job (the main queue)", a task of Swift's
+    /// global executor (``fromGlobalExecutor``: a sleep's wake-up), "thread 'name'", or "an unnamed thread".
+    static func describeOrigin(of carried: ScheduledWork.Carried) -> String {
         if Thread.isMainThread { return "the main thread" }
         // On Linux the main actor's jobs run on the main queue, drained by a Dispatch worker whose thread name says
         // nothing of it ("-qos.overcommit"): the queue's own mark does.
         if MainQueueMark.isCurrent { return "a main-actor job (the main queue)" }
+        // A task running on Swift's global executor that resumes one of the schedule's: while a schedule runs, the
+        // global jobs started from it are captured, so what runs there is a task the test did not start on the
+        // schedule's thread or, commonest, the small task the runtime makes for each `Task.sleep` on a real clock and
+        // hands to a Dispatch timer, which reaches no hook (measured: the wake-up is such a task, not the sleeper).
+        let current = currentTaskID()
+        if current != 0, current != carried.task, DispatchQueueLabel.isGlobalExecutors { return fromGlobalExecutor }
         let name = threadName()
         return name.isEmpty ? "an unnamed thread" : "thread '\(name)'"
     }
+
+    /// How work from a task on Swift's global executor is named (a place ``ExplorationSettings/allowedOutside`` can
+    /// name): the wake-up of a `Task.sleep` on `ContinuousClock` or `SuspendingClock`, whose timer is Dispatch's, comes
+    /// from there, outside the exploration's order.
+    public static let fromGlobalExecutor =
+        "a task on Swift's global executor (a sleep on ContinuousClock or SuspendingClock wakes from there)"
 }
 
 /// The id of the task running on this thread, 0 if none (a task is a job: the runtime reads its id from the same
@@ -217,5 +262,24 @@ private enum MainQueueMark {
     static var isCurrent: Bool {
         _ = placed
         return DispatchQueue.getSpecific(key: key) == true
+    }
+}
+
+/// The label of the Dispatch queue running the calling code, read through libdispatch's C function (the Swift overlay
+/// has no way to read the current queue's label on Linux).
+private enum DispatchQueueLabel {
+    private typealias GetLabel = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
+    private static let getLabel: GetLabel? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "dispatch_queue_get_label") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: GetLabel.self)
+    }()
+
+    /// Whether the calling code runs on a queue of Swift's global executor: "Swift global concurrent queue" on Linux,
+    /// one of Dispatch's root queues on Darwin.
+    static var isGlobalExecutors: Bool {
+        guard let getLabel, let label = getLabel(nil).map({ String(cString: $0) }) else { return false }
+        return label == "Swift global concurrent queue" || label.hasPrefix("com.apple.root.")
     }
 }

@@ -15,8 +15,6 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         case actorJob(UnownedJob, SchedulerExecutor)
         case taskJob(UnownedJob, SchedulerTaskExecutor)
         case bothRolesJob(UnownedJob, SchedulerBothRolesExecutor)
-        /// A job of Swift's global executor, taken over by a pool (``ThreadPool/unsafeInstallAsGlobalExecutor()``).
-        case globalJob(UnownedJob)
         case taken
     }
 
@@ -51,14 +49,6 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         self.state = Atomic(State.pending.rawValue)
     }
 
-    /// A job bound for Swift's global executor: it runs as the global executor runs it, with no isolation and no
-    /// executor of its own (the generic executor), so the runtime may switch its task onto an idle default actor in
-    /// place, on the same thread.
-    init(globalJob job: UnownedJob) {
-        self.work = .globalJob(job)
-        self.state = Atomic(State.pending.rawValue)
-    }
-
     /// What the node carries, for a scheduler that watches the jobs it runs (the exploring scheduler's trace and its
     /// PCT strategy): a job with the id of its task (0 for a job that is not a task's, such as a default actor's
     /// turn). Task ids are never reused, unlike addresses. Read it only while the node is yours alone (in
@@ -67,7 +57,7 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         switch work {
         case .closure, .taken: .closure
         case .actorJob(let job, _), .bothRolesJob(let job, _): .actorJob(task: jobTaskID(job))
-        case .taskJob(let job, _), .globalJob(let job): .taskJob(task: jobTaskID(job))
+        case .taskJob(let job, _): .taskJob(task: jobTaskID(job))
         }
     }
 
@@ -133,7 +123,6 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         case .actorJob(let job, let executor): Self.run(job, on: executor)
         case .taskJob(let job, let executor): Self.run(job, on: executor)
         case .bothRolesJob(let job, let executor): Self.run(job, on: executor)
-        case .globalJob(let job): Self.runOnGenericExecutor(job)
         case .taken: break
         }
         state.store(State.finished.rawValue, ordering: .releasing)
@@ -151,10 +140,11 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
         job.runSynchronously(on: executor.asUnownedTaskExecutor())
     }
 
-    /// The generic executor's reference is two zero words (the runtime's `SerialExecutorRef::generic()`), which is
-    /// how Swift's own global executor runs its jobs; `UnownedSerialExecutor` is that pair, so it is built bit for bit.
+    /// Runs a job as Swift's global executor runs it (a pool that took the global executor over: its jobs are queued
+    /// as they are, not in a node). The generic executor's reference is two zero words (the runtime's
+    /// `SerialExecutorRef::generic()`); `UnownedSerialExecutor` is that pair, so it is built bit for bit.
     @inline(never)
-    private static func runOnGenericExecutor(_ job: UnownedJob) {
+    static func runOnGenericExecutor(_ job: UnownedJob) {
         job.runSynchronously(on: unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self))
     }
 

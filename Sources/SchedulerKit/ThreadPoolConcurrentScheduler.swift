@@ -20,9 +20,24 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
     private let state = Locked(State())
 
     private struct State {
-        var queue = Deque<ScheduledWork>()
+        var queue = Deque<Entry>()
         /// Slots out in the ready FIFO or running; at most `width`.
         var slots = 0
+    }
+
+    /// A queued task, or a job of Swift's global executor when the pool is the global executor: a job is queued as
+    /// it is, since the runtime made it to be queued (Dispatch queues it with no allocation either), and one
+    /// `ScheduledWork` per job was a third of that path's allocations.
+    private enum Entry {
+        case work(ScheduledWork)
+        case globalJob(UnownedJob)
+
+        func run() {
+            switch self {
+            case .work(let task): task.run()
+            case .globalJob(let job): ScheduledWork.runOnGenericExecutor(job)
+            }
+        }
     }
 
     init(pool: ThreadPool, name: String, width: Int) {
@@ -43,9 +58,14 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
     // MARK: Lanes (called by the pool)
 
     /// Queues `task`; true if the caller took a new slot and must put it in the ready FIFO.
-    func push(_ task: ScheduledWork) -> Bool {
+    func push(_ task: ScheduledWork) -> Bool { push(.work(task)) }
+
+    /// Queues a job of Swift's global executor (``ThreadPool/unsafeInstallAsGlobalExecutor()``); as ``push(_:)``.
+    func pushGlobalJob(_ job: UnownedJob) -> Bool { push(.globalJob(job)) }
+
+    private func push(_ entry: Entry) -> Bool {
         state.withLock { state in
-            state.queue.append(task)
+            state.queue.append(entry)
             guard state.slots < width else { return false }
             state.slots += 1
             return true
@@ -59,7 +79,7 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
         Schedulers.performAsCurrent(self) {
             for _ in 0..<batchLimit {
                 if core.isShuttingDown { return true }
-                let next = state.withLock { state -> ScheduledWork? in
+                let next = state.withLock { state -> Entry? in
                     if let task = state.queue.popFirst() { return task }
                     state.slots -= 1
                     return nil
@@ -74,11 +94,12 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
     /// After shutdown, by the holder of a slot: cancels every queued task (outside the lock, since dropping a closure
     /// runs deinit code) and gives the slot back.
     func cancelQueuedAndReleaseSlot() {
-        let queued = state.withLock { state -> Deque<ScheduledWork> in
+        let queued = state.withLock { state -> Deque<Entry> in
             state.slots -= 1
             defer { state.queue.removeAll() }
             return state.queue
         }
-        for task in queued { task.cancel() }
+        // A global job is never queued here after shutdown: a pool that is the global executor cannot shut down.
+        for case .work(let task) in queued { task.cancel() }
     }
 }

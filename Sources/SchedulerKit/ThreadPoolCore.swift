@@ -83,6 +83,11 @@ final class ThreadPoolCore: @unchecked Sendable {
         return true
     }
 
+    /// A job of Swift's global executor onto `scheduler` (the pool is the global executor, and cannot shut down).
+    func enqueueGlobalJob(_ job: UnownedJob, on scheduler: ThreadPoolConcurrentScheduler) {
+        if scheduler.pushGlobalJob(job) { makeReady(.concurrent(scheduler)) }
+    }
+
     /// Before work that is due already: the timers that came due earlier go first.
     func queueDueTimers() {
         lock.lock()

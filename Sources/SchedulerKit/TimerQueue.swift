@@ -24,6 +24,14 @@ struct TimerQueue<Payload> {
     private var purgeThreshold = 1024
 
     var isEmpty: Bool { heap.isEmpty && inOrder.isEmpty }
+    /// Every entry, in no particular order (what is left, looked at without taking it). Appended one by one: copying
+    /// an empty deque into a new array writes the count of the shared empty-array storage, which ThreadSanitizer
+    /// reports as a race between two engines.
+    var entries: [Entry] {
+        var all = heap.unordered
+        for entry in inOrder { all.append(entry) }
+        return all
+    }
     var count: Int { heap.count + inOrder.count }
     var earliestDeadline: SchedulerTime? {
         switch earliestIsInFIFO {

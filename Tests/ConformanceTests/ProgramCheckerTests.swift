@@ -46,9 +46,13 @@ import Testing
             // A program that failed again in its replays must replay; one that needed a rare race (the verdict
             // says so) may need it again.
             let racy = detail.contains("did not fail again")
-            #expect(
-                racy || (try? replay.search(Array(repeating: shortest, count: replays))) == nil,
-                "\(bug): SCHEDULERKIT_PROGRAM=\(code) did not replay: \(detail)")
+            // On real time the shortest program of a race replays by chance: up to three batches of replays (one
+            // batch missed it once in a fresh-machine run, for cancelTrueForTakenBatch).
+            let batches = bug.isVirtual ? 1 : 3
+            let replayed = (0..<batches).contains { _ in
+                (try? replay.search(Array(repeating: shortest, count: replays))) == nil
+            }
+            #expect(racy || replayed, "\(bug): SCHEDULERKIT_PROGRAM=\(code) did not replay: \(detail)")
             if racy { racesHit += 1 }
             let seedText = try #require(Self.text(after: "SCHEDULERKIT_PROGRAM_SEED=", in: detail), "\(detail)")
             let seed = try #require(UInt64(seedText.dropFirst(2), radix: 16))
@@ -72,6 +76,23 @@ import Testing
         for _ in 0..<controlRuns {
             let outcome = backend.evaluate(Self.m1).outcome
             #expect(!outcome.isFailure && outcome != RuleOutcome.notApplicable, "\(outcome)")
+        }
+    }
+
+    /// A task whose cancel said false, on a scheduler excused C2, is not waited for; when it runs after all, once the
+    /// program settled, what it schedules was not waited for either (seen on NIO's event loop under load: "t2 never
+    /// ran, and nothing cancelled it", for `SCHEDULERKIT_PROGRAM=s1,c1,n2:1@3`).
+    @Test("M1 does not judge work scheduled by a late task after the program settled")
+    func workScheduledAfterSettling() throws {
+        let backend = ConformanceBackend(
+            name: "late plain work", expectedFailures: [.c2: "its plain work cannot be cancelled"]
+        ) { LatePlainWorkScheduler() }
+        let session = backend.session(.conformance)
+        defer { session.close() }
+        let search = ProgramRules.search(for: backend) { session.makeScheduler() }
+        let program = try #require(SchedulerProgram(code: "s1,c1,n2:1@3"))
+        for _ in 0..<20 {
+            #expect(search.violations(of: program).isEmpty, "\(search.violations(of: program))")
         }
     }
 

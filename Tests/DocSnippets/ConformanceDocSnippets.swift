@@ -57,3 +57,18 @@ let run = try BenchYourOwn.run([.subject(mine)], beside: [.threadPool, .rawDispa
 print(run.table)            // run.folder holds summary.csv and samples.csv, the files `bench run` writes
     }
 }
+
+/// A global executor of one's own (Docs/Conformance.md, "Global executors").
+enum MyGlobalExecutor {
+    static func install() -> Bool { false }
+    static var isOwnThread: Bool { false }
+}
+
+@Suite(.disabled("compiled, not run: Docs/Conformance.md")) struct GlobalExecutorSnippet {
+    @Test func aGlobalExecutorOfYourOwn() {
+let mine = GlobalExecutorSubject(name: "MyGlobalExecutor", isOwnThread: { MyGlobalExecutor.isOwnThread }) {
+    MyGlobalExecutor.install()  // true if it took the global executor over
+}
+        _ = mine
+    }
+}

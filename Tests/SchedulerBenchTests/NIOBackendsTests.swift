@@ -15,7 +15,7 @@
             #expect(
                 Self.workloads(.nioEventLoop) == [
                     "W1", "W2", "W3", "W4", "W5", "W6", "W8", "W9", "W10", "W11", "W12", "W13", "W14", "W15", "W16",
-                    "W17", "W18", "W19", "W20",
+                    "W17", "W18", "W19", "W20", "W24", "W25",
                 ])
             #expect(Backend.withID(.nioEventLoop)?.wraps == .rawNIOExecute)
             #expect(Backend.withID(.rawNIOExecute)?.isReference == true)
@@ -24,6 +24,7 @@
             #expect(
                 Self.workloads(.rawNIOExecute) == [
                     "W1", "W2", "W3", "W4", "W5", "W6", "W9", "W10", "W11", "W12", "W13", "W14", "W15", "W16", "W17",
+                    "W24", "W25",
                 ])
         }
 
@@ -31,6 +32,7 @@
             #expect(
                 Self.workloads(.nioThreadPool) == [
                     "W1", "W2", "W3", "W4", "W5", "W8", "W9", "W10", "W11", "W12", "W13", "W14", "W15", "W16", "W17",
+                    "W24", "W25",
                 ])
         }
 

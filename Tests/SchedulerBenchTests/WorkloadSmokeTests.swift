@@ -56,11 +56,11 @@ import Testing
         for backend in Backend.all where !backend.isReference {
             if let wrapped = backend.wraps { #expect(Backend.withID(wrapped)?.isReference == true) }
         }
-        #expect(Workload.all.map(\.id.rawValue) == (1...23).map { "W\($0)" })
+        #expect(Workload.all.map(\.id.rawValue) == (1...25).map { "W\($0)" })
         #expect(Set(Backend.all.map(\.id)).count == Backend.all.count)
         #expect(
             Backend.withID(.defaultExecutor).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
-                == [.actorHop, .taskLifecycle, .actorPingPong])
+                == [.actorHop, .taskLifecycle, .actorPingPong, .taskFanIn, .actorPipeline])
         #expect(
             Backend.withID(.continuousClock).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
                 == [.clockSleep, .timerDrift])

@@ -130,10 +130,9 @@ import Testing
             let random = await Self.explorerCell(bug, .random, schedules: 2_000)
             let pct = await Self.explorerCell(bug, .pct(depth: 3, steps: 100), schedules: 2_000)
             let exhaustive = await Self.explorerCell(bug, .exhaustive(preemptions: 2), schedules: 2_000)
-            // Hung on its first case here (all tasks parked, the main queue idle): off unless asked for.
-            let mainSerial =
-                ProcessInfo.processInfo.environment["SCHEDULERKIT_FRESH_MAIN_SERIAL"] == "1"
-                ? await Self.mainSerialCell(bug, runs: 1_000) : "not run"
+            // After every exploration of this bug has removed its interceptor: `withMainSerialExecutor` saves only
+            // whether a hook was installed, and would leave its own in place of one it found.
+            let mainSerial = await Self.mainSerialCell(bug, runs: 1_000)
 
             FileHandle.standardError.write(Data("table: \(bug.name) explorer done\n".utf8))
             let global = await Self.globalCell(bug, runs: 200)

@@ -1,3 +1,4 @@
+import Foundation
 import SchedulerExplorer
 import SchedulerKit
 import Testing
@@ -30,6 +31,24 @@ import Testing
             if again.failure?.trace == failure.trace { identical += 1 }
         }
         #expect(identical == 20, "\(identical) of 20 replays gave the same trace")
+    }
+
+    /// A later job of a task the schedule took stays inside, though it comes from another thread: a continuation
+    /// resumed from a plain thread 100 ms after the task began to wait (a resume before the task has suspended
+    /// continues it in place, so the check would pass however the capture behaved; 100 ms makes that rare).
+    @Test func aCapturedTasksLaterJobFromAnotherThreadStaysInside() async {
+        let (inside, report) = await BoundaryTests.runsInside { exploration in
+            await Task {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    Thread.detachNewThread {
+                        Thread.sleep(forTimeInterval: 0.1)
+                        continuation.resume()
+                    }
+                }
+                return Schedulers.current === exploration.scheduler
+            }.value
+        }
+        #expect(inside == true, "the task's job after the resume ran outside the schedule: \(report)")
     }
 
     @Test(arguments: [ExplorationStrategy.firstInFirstOut, .random, .pct(depth: 2, steps: 20)])

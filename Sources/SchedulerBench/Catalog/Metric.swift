@@ -77,8 +77,11 @@ extension Metric {
     public static let bytesPerTask = Metric("bytes_per_task", unit: "B", exact: true)
     public static let allocsPerCall = Metric("allocs_per_call", unit: "allocations", exact: true)
     public static let allocsPerRoundTrip = Metric("allocs_per_round_trip", unit: "allocations", exact: true)
+    public static let allocsPerEvent = Metric("allocs_per_event", unit: "allocations", exact: true)
     public static let sizeClassBytesPerTask = Metric("size_class_bytes_per_task", unit: "B (size classes)", exact: true)
     public static let sizeClassBytesPerCall = Metric("size_class_bytes_per_call", unit: "B (size classes)", exact: true)
+    public static let sizeClassBytesPerEvent = Metric(
+        "size_class_bytes_per_event", unit: "B (size classes)", exact: true)
     public static let sizeClassBytesPerRoundTrip = Metric(
         "size_class_bytes_per_round_trip", unit: "B (size classes)", exact: true)
     public static let instructionsToSchedule = Metric("instructions_to_schedule", unit: "instructions", exact: true)
@@ -99,8 +102,9 @@ extension Metric {
         .eventsPerSecond, .speedup, .eventsPerDrain, .sendsDuringDrain,
         .p50, .p90, .p99, .p999, .maxLatency, .peakRSSGrowth, .rssPerQueuedTask, .cpuMsIdle,
         .driftPerTick, .lastTickLateness, .nsPerSleeper, .nsPerSchedule,
-        .allocsPerTask, .bytesPerTask, .allocsPerCall, .allocsPerRoundTrip,
-        .sizeClassBytesPerTask, .sizeClassBytesPerCall, .sizeClassBytesPerRoundTrip, .allocsPerSchedule,
+        .allocsPerTask, .bytesPerTask, .allocsPerCall, .allocsPerRoundTrip, .allocsPerEvent,
+        .sizeClassBytesPerTask, .sizeClassBytesPerCall, .sizeClassBytesPerRoundTrip, .sizeClassBytesPerEvent,
+        .allocsPerSchedule,
         .sizeClassBytesPerSchedule,
         .instructionsToSchedule, .instructionsToRun, .estimatedCyclesToSchedule, .estimatedCyclesToRun,
     ]

@@ -86,6 +86,8 @@ extension WorkloadID {
     public static let virtualSleepers = WorkloadID(rawValue: "W21")
     public static let exploredSchedules = WorkloadID(rawValue: "W22")
     public static let explorationStep = WorkloadID(rawValue: "W23")
+    public static let taskFanIn = WorkloadID(rawValue: "W24")
+    public static let actorPipeline = WorkloadID(rawValue: "W25")
 }
 
 extension ParameterName {
@@ -102,6 +104,7 @@ extension ParameterName {
     public static let queued = ParameterName(rawValue: "queued")
     public static let values = ParameterName(rawValue: "values")
     public static let calls = ParameterName(rawValue: "calls")
+    public static let width = ParameterName(rawValue: "width")
     public static let caller = ParameterName(rawValue: "caller")
     public static let idleMilliseconds = ParameterName(rawValue: "idle_ms")
     public static let workMicroseconds = ParameterName(rawValue: "work_us")

@@ -29,7 +29,7 @@ public enum Catalog {
     }
 
     /// Every subject the project judges, of every kind: the schedulers, then the clocks, then the executors.
-    public static var everySubject: [any ConformanceSubject] { subjects + clocks + executors }
+    public static var everySubject: [any ConformanceSubject] { subjects + clocks + executors + globalExecutors }
 
     /// Every clock the project judges (the CL rules): the standard library's, SchedulerKit's, then swift-clocks'.
     public static var clocks: [ClockSubject] {
@@ -38,6 +38,16 @@ public enum Catalog {
             clocks += ClockSubject.swiftClocks
         #endif
         return clocks
+    }
+
+    /// Every global executor the project judges (the GE rules, each in a process of its own): Swift's, the pool's,
+    /// then the peers'.
+    public static var globalExecutors: [GlobalExecutorSubject] {
+        var globalExecutors = GlobalExecutorSubject.builtIn
+        #if NIO
+            globalExecutors += GlobalExecutorSubject.nio
+        #endif
+        return globalExecutors
     }
 
     /// Every executor the project judges (the X rules): SchedulerKit's, the runtime's, then the peers'.

@@ -66,7 +66,7 @@ extension Workload {
 
     /// An actor workload: `prepare` sets up one round's actors and returns its loop; the timing round runs the loop
     /// `countedBy` times and reports `timing` per unit; the allocation pass counts the same loop (``AllocationProbe``).
-    private static func actorWorkload(
+    static func actorWorkload(
         id: WorkloadID, name: String, summary: String, hosts: Hosted, timing: Metric, allocations: Metric,
         sizeClassBytes: Metric,
         countedBy: ParameterName, configurations: @escaping @Sendable (Scale) -> [Parameters],
@@ -87,7 +87,7 @@ extension Workload {
 }
 
 /// What an actor workload puts on the backend: actors (and the tasks that call them), or tasks only.
-private enum Hosted {
+enum Hosted {
     case actors, tasks
 
     var requires: Capabilities {

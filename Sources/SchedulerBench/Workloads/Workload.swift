@@ -104,13 +104,17 @@ public struct Workload: Sendable {
 
     /// Every workload: W1 to W10, W11 to W13 on actors and tasks, W14 idle CPU, W15 parallel fan-out, W16 to W18
     /// events received on a scheduler, W19 sleeping on a clock, W20 repeating timers, W21 virtual clocks, W22
-    /// explored schedules, W23 one exploration step by ready count (`Docs/Workloads.md`).
+    /// explored schedules, W23 one exploration step by ready count, W24–W25 shaped like a server on Swift
+    /// concurrency (`Docs/Workloads.md`).
     public static let all: [Workload] =
         [
             .singleProducer, .producers, .fanOut, .pingPong, .startLatency, .timerLateness, .cancellation,
             .recursion, .allocations, .reactiveHop, .actorHop, .taskLifecycle, .actorPingPong, .idleCPU,
             .parallelFanOut, .observeOn, .observeOnDrain,
-        ] + withPeers + [.clockSleep, .timerDrift, .virtualSleepers, .exploredSchedules, .explorationStep]
+        ] + withPeers + [
+            .clockSleep, .timerDrift, .virtualSleepers, .exploredSchedules, .explorationStep, .taskFanIn,
+            .actorPipeline,
+        ]
 
     /// W18 runs a Combine pipeline: with the Combine trait only.
     static var withPeers: [Workload] {

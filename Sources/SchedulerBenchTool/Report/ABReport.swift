@@ -4,12 +4,17 @@ import ToolSupport
 extension ABAnalysis {
     /// `ab.csv`: one row per cell (`Docs/Results.md`), each naming the pairing that measured it (a duet judges CPU
     /// time on one shared CPU, sequential pairs wall-clock time with the whole machine: not the same question).
-    package var csv: String {
-        let header = [
-            "workload", "parameters", "metric", "unit", "backend", "pairs", "a_median", "b_median",
-            "ratio", "ratio_low", "ratio_high", "minimum_effect", "verdict", "smallest_callable", "pairing",
-        ]
-        let rows = lines.map { line in
+    package var csv: String { CSV.encode([Self.csvHeader] + csvRows) }
+
+    /// The columns of `ab.csv`.
+    package static let csvHeader = [
+        "workload", "parameters", "metric", "unit", "backend", "pairs", "a_median", "b_median",
+        "ratio", "ratio_low", "ratio_high", "minimum_effect", "verdict", "smallest_callable", "pairing",
+    ]
+
+    /// One row of `ab.csv` per cell.
+    package var csvRows: [[String]] {
+        lines.map { line in
             [
                 line.cell.workload.rawValue, line.cell.parameters.description, line.cell.metric.name,
                 line.cell.metric.unit,
@@ -20,7 +25,6 @@ extension ABAnalysis {
                 pairing.rawValue,
             ]
         }
-        return CSV.encode([header] + rows)
     }
 
     /// The verdicts as a table for the terminal.

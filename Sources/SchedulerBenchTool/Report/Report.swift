@@ -65,7 +65,8 @@ package enum Report {
         let files = [
             "REPORT.md": page(
                 run: run, folder: folder, charts: chartFiles.map { relative($0, to: resultsDirectory) },
-                conformance: conformance, calibration: calibration),
+                conformance: conformance, calibration: calibration,
+                globalExecutors: try GlobalExecutorContestSection.newest(in: resultsDirectory)),
             "FIGURES.md": figuresMarkdown(
                 run: run, folder: folder, conformance: conformance, calibration: calibration),
         ]

@@ -9,7 +9,8 @@ extension Report {
     /// The page for one run; `figures` is the name of the file with every figure, relative to the page.
     static func page(
         run: RunData, folder: String, charts: [String], conformance: [ConformanceRow] = [],
-        calibration: Calibration? = nil, figures: String = "FIGURES.md"
+        calibration: Calibration? = nil, figures: String = "FIGURES.md",
+        globalExecutors: GlobalExecutorContestSection? = nil
     ) -> String {
         guard let metadata = run.metadata else {
             return "# Which scheduler, and what it costs\n\nThe run has no rows.\n"
@@ -31,6 +32,7 @@ extension Report {
         lines += [""] + peersTable(view, conformance: conformance)
         let clocks = executorsAndClocks(view)
         if !clocks.isEmpty { lines += [""] + clocks }
+        if let globalExecutors, !globalExecutors.lines.isEmpty { lines += [""] + globalExecutors.lines }
         lines +=
             [""]
             + goalsSection(run: run, allocator: view.allocator, calibration: calibration)

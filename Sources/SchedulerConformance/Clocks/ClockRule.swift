@@ -8,7 +8,7 @@ public enum ClockRules {
     public static let all: [ClockRule] = [
         ClockTimeRules.neverEarly, ClockTimeRules.pastDeadline, ClockTimeRules.monotonicNow,
         VirtualClockRules.tiesInOrder, VirtualClockRules.wakesAtDeadline, ClockTimeRules.cancellation,
-        ClockProgressRules.nearerSleep,
+        ClockProgressRules.nearerSleep, VirtualClockRules.cancelledSleepLeavesNothing,
     ]
 
     public static func rule(_ id: RuleID) -> ClockRule? { all.first { $0.id == id } }

@@ -72,14 +72,19 @@ public struct VirtualClockDriver: Sendable {
     public let settle: @Sendable () async -> Void
     /// Moves time forward by the duration, waking every sleeper due by then.
     public let advance: @Sendable (Duration) async -> Void
+    /// Runs everything the clock still holds, moving time to each deadline in turn, until nothing is left (as
+    /// `TestScheduler.run()` and swift-clocks' `TestClock.run()` do); nil where the clock has no such way. What a
+    /// cancelled sleep left behind shows as a `now` moved to its dead deadline (CL8; n/a without it).
+    public let runUntilIdle: (@Sendable () async -> Void)?
 
     public init(
         executor: (any TaskExecutor)? = nil, settle: @escaping @Sendable () async -> Void,
-        advance: @escaping @Sendable (Duration) async -> Void
+        advance: @escaping @Sendable (Duration) async -> Void, runUntilIdle: (@Sendable () async -> Void)? = nil
     ) {
         self.executor = executor
         self.settle = settle
         self.advance = advance
+        self.runUntilIdle = runUntilIdle
     }
 
     /// The driver of a `SchedulerClock` over a virtual-time scheduler (`TestScheduler`, or a third party's
@@ -88,7 +93,7 @@ public struct VirtualClockDriver: Sendable {
     public static func virtualTime(_ scheduler: any VirtualTimeDriver) -> VirtualClockDriver {
         VirtualClockDriver(
             executor: SchedulerTaskExecutor(scheduler), settle: { scheduler.advance(by: .zero) },
-            advance: { scheduler.advance(by: $0) })
+            advance: { scheduler.advance(by: $0) }, runUntilIdle: { _ = scheduler.run(maxSteps: 1_000_000) })
     }
 }
 

@@ -14,10 +14,13 @@ final class SleeperRoom: Sendable {
     /// Sleepers that reached the line just before their sleep.
     let asleep = Counter()
 
-    init(_ clock: ClockUnderTest) {
+    /// `onTheKitsThread`: the kit's own executor even where the driver names one, for a check whose sleepers must
+    /// need nothing of the driver (no advance, no settle) to do what they promise.
+    init(_ clock: ClockUnderTest, onTheKitsThread: Bool = false) {
         self.clock = clock
-        kit = clock.driver?.executor == nil ? KitThreads() : nil
-        executor = clock.driver?.executor ?? kit!.executor
+        let driverExecutor = onTheKitsThread ? nil : clock.driver?.executor
+        kit = driverExecutor == nil ? KitThreads() : nil
+        executor = driverExecutor ?? kit!.executor
     }
 
     /// Starts a sleeper that sleeps until origin + `deadline`, then runs `woke` with the clock's `now`; a sleep that

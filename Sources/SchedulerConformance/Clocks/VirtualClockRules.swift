@@ -1,6 +1,6 @@
 import SchedulerKit
 
-/// CL4–CL5: what a virtual clock promises a test that drives it. Sleepers run on the driver's executor (or on a
+/// CL4, CL5 and CL8: what a virtual clock promises a test that drives it. Sleepers run on the driver's executor (or on a
 /// serial one of the kit's), so the order in which they run is the order in which the clock woke them.
 enum VirtualClockRules {
     static let tiesInOrder = ConformanceRule.clock(
@@ -78,5 +78,48 @@ enum VirtualClockRules {
     static func ordinalSuffix(_ n: Int) -> String {
         if (11...13).contains(n % 100) { return "th" }
         return [1: "st", 2: "nd", 3: "rd"][n % 10] ?? "th"
+    }
+
+    static let cancelledSleepLeavesNothing = ConformanceRule.clock(
+        id: .cl8,
+        statement:
+            "A cancelled sleep leaves nothing behind: 10 sleepers until an hour ahead are cancelled and each throws; then running everything the clock still holds (its driver's runUntilIdle) finds nothing, so now stays where it was. n/a where the driver has no runUntilIdle.",
+        why:
+            "A test that cancels a timeout and then runs its clock to the end reads the time of a wake-up that no longer exists: now jumps an hour, and what the test computes from it is wrong; on a real clock the same leftovers are timers that pile up with every cancelled sleep.",
+        catches:
+            "A sleep whose cancellation resumes the sleeper but leaves its wake-up queued on the scheduler (fresh mutant 88, SchedulerClock); a clock that keeps a cancelled sleeper's entry (negative control).",
+        kinds: [.virtual]
+    ) { clock in
+        guard let runUntilIdle = clock.driver?.runUntilIdle else { throw CheckNotApplicable() }
+        let room = SleeperRoom(clock)
+        defer { room.close() }
+        let start = clock.now()
+        let sleepers = 10
+        let threw = Counter()
+        let woke = Counter()
+        let tasks = (0..<sleepers).map { _ in
+            room.sleeper(
+                until: start + .seconds(3_600), woke: { _ in woke.increment() }, threw: { _ in threw.increment() })
+        }
+        try await room.settle(sleepers)
+        for task in tasks { task.cancel() }
+        await clock.driver?.settle()
+        do {
+            try await poll("the cancelled sleeps to end", timeout: .seconds(10)) {
+                threw.value + woke.value == sleepers
+            }
+        } catch {
+            await room.advance(by: .seconds(3_601))  // release sleepers that ignored the cancellation (CL6's fault)
+            throw RuleFailure(
+                "\(sleepers - threw.value - woke.value) of \(sleepers) cancelled sleeps did not end within 10 s")
+        }
+        try require(woke.value == 0, "\(woke.value) of \(sleepers) cancelled sleeps returned normally")
+        await runUntilIdle()
+        let moved = clock.now() - start
+        try require(
+            moved == .zero,
+            "after \(sleepers) sleeps until an hour ahead were cancelled, running what the clock still held moved now by \(readable(moved)): a cancelled sleep left its wake-up behind"
+        )
+        return ""
     }
 }

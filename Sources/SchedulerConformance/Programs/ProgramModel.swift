@@ -73,7 +73,7 @@ struct ProgramModel: Sendable {
                 if let cancel = trueCancels.first, !starts.isEmpty {
                     let by = cancel.by.map { "from inside \($0)" } ?? "from the check's thread"
                     found.append(.init(rule: .c2, text: "\(task) ran although cancel() \(by) returned true"))
-                } else if trueCancels.isEmpty, starts.isEmpty {
+                } else if trueCancels.isEmpty, starts.isEmpty, facts.waited(for: entry) {
                     found.append(
                         answered.isEmpty
                             ? .init(rule: nil, text: "\(task) never ran, and nothing cancelled it")
@@ -93,7 +93,7 @@ struct ProgramModel: Sendable {
                             rule: traits.contains(.serial) && !traits.contains(.virtualTime) ? .n2 : .c6,
                             text: "tick \(late.tick) of \(task) began after cancel() had returned true"))
                 }
-            } else if starts.isEmpty {
+            } else if starts.isEmpty, facts.waited(for: entry) {
                 found.append(
                     answered.isEmpty
                         ? .init(rule: nil, text: "repeating \(task) never ticked, and nothing cancelled it")

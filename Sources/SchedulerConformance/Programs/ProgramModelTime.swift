@@ -7,6 +7,8 @@ struct ProgramFacts {
     let scheduled: [ProgramTask: ProgramRecord.Scheduled]
     let allCancels: [ProgramRecord.Cancel]
     let drives: [ProgramRecord.Drive]
+    /// Where the program was judged settled (real time): tasks scheduled after were not waited for.
+    let settledAt: Int?
 
     init(_ record: ProgramRecord) {
         starts = record.starts.sorted { $0.sequence < $1.sequence }
@@ -14,7 +16,11 @@ struct ProgramFacts {
         scheduled = record.scheduledTasks
         allCancels = record.cancels.sorted { $0.sequence < $1.sequence }
         drives = record.drives.sorted { $0.startSequence < $1.startSequence }
+        settledAt = record.settledAt
     }
+
+    /// Whether the program waited for `entry` to run: not if it was scheduled after the program had settled.
+    func waited(for entry: ProgramRecord.Scheduled) -> Bool { settledAt.map { entry.sequence < $0 } ?? true }
 
     func starts(of task: ProgramTask) -> [ProgramRecord.Start] { starts.filter { $0.task == task } }
     func firstStart(of task: ProgramTask) -> ProgramRecord.Start? { starts.first { $0.task == task } }

@@ -69,6 +69,7 @@ final class ProgramRecord: Sendable {
         var cancels: [Cancel] = []
         var drives: [Drive] = []
         var running: [ProgramTask: Int] = [:]
+        var settledAt: Int?
     }
 
     private let state = Locked(State())
@@ -120,6 +121,17 @@ final class ProgramRecord: Sendable {
     }
 
     func drove(_ drive: Drive) { state.withLock { $0.drives.append(drive) } }
+
+    /// Numbers the moment before the program is asked whether it settled (real time); the last mark stands. A task
+    /// recorded as scheduled after it was not waited for: only a task the program may stop waiting for (a cancel
+    /// answered it) can still run then and schedule it.
+    func markSettling() {
+        let mark = next()
+        state.withLock { $0.settledAt = mark }
+    }
+
+    /// The last ``markSettling()`` (nil on virtual time, whose final `run()` settles everything).
+    var settledAt: Int? { state.withLock { $0.settledAt } }
 
     var starts: [Start] { state.withLock { $0.starts } }
     var ends: [ProgramTask: Int] { state.withLock { $0.ends } }

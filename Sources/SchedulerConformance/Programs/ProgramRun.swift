@@ -29,14 +29,19 @@ final class ProgramRun: Sendable {
     private var driver: (any VirtualTimeDriver)? { scheduler as? any VirtualTimeDriver }
 
     /// Performs every step, then lets the program settle: on virtual time with a final `run()`; on real time until
-    /// every task ran or was cancelled (for at most `settle`), and 3 ms more, to see anything run that must not.
+    /// every task ran or was cancelled (for at most `settle`), and 3 ms more, to see anything run that must not. A
+    /// task a cancelled one scheduled when it ran after all, once the program had settled, is not waited for, so it
+    /// is not judged for never running (`ProgramRecord.markSettling()`).
     func perform(settle: Duration) {
         for step in program.steps where step.parent == nil { perform(step) }
         passes.increment()
         if driver != nil {
             drive(.run(maxSteps: 10_000), final: true)
         } else {
-            poll(upTo: settle) { isSettled }
+            poll(upTo: settle) {
+                record.markSettling()
+                return isSettled
+            }
             usleep(3_000)
         }
     }

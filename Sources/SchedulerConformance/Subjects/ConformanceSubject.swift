@@ -31,6 +31,8 @@ public enum SubjectKind: Sendable, Hashable, CustomStringConvertible {
     case clock(ClockKind)
     /// An executor, used as an actor's, a task's preference, or both.
     case executor(Set<ExecutorKind>)
+    /// Swift's global executor, as one process has it (the runtime's own, or one that took it over).
+    case globalExecutor
 
     /// The kind without what it claims: which section of the report, which rules can apply at all.
     public var category: SubjectCategory {
@@ -38,6 +40,7 @@ public enum SubjectKind: Sendable, Hashable, CustomStringConvertible {
         case .scheduler: .scheduler
         case .clock: .clock
         case .executor: .executor
+        case .globalExecutor: .globalExecutor
         }
     }
 
@@ -46,13 +49,14 @@ public enum SubjectKind: Sendable, Hashable, CustomStringConvertible {
         case .scheduler(let traits): "scheduler (\(traits))"
         case .clock(let kind): "\(kind.rawValue) clock"
         case .executor(let kinds): "executor (\(kinds.map(\.rawValue).sorted().joined(separator: ", ")))"
+        case .globalExecutor: "global executor"
         }
     }
 }
 
 /// The kinds of subject, in report order.
 public enum SubjectCategory: String, Sendable, CaseIterable {
-    case scheduler, clock, executor
+    case scheduler, clock, executor, globalExecutor
 }
 
 /// How the engine makes what one check works on, and what it remembers of a subject between checks (the rules it
@@ -62,6 +66,7 @@ public struct CheckTarget: Sendable {
         case scheduler(ConformanceBackend)
         case clock(@Sendable () -> ClockUnderTest)
         case executor(@Sendable () -> ExecutorUnderTest)
+        case globalExecutor(GlobalExecutorSubject)
     }
     let factory: Factory
     let hangs: HangRecord

@@ -10,12 +10,15 @@ public enum RuleGate: Sendable, CustomStringConvertible {
     case clocks(Set<ClockKind>)
     /// Executors used in any of these ways.
     case executors(Set<ExecutorKind>)
+    /// The process's global executor.
+    case globalExecutors
 
     public var category: SubjectCategory {
         switch self {
         case .schedulers: .scheduler
         case .clocks: .clock
         case .executors: .executor
+        case .globalExecutors: .globalExecutor
         }
     }
 
@@ -27,6 +30,7 @@ public enum RuleGate: Sendable, CustomStringConvertible {
                 && (requiresOneOf.isEmpty || !traits.isDisjoint(with: requiresOneOf))
         case (.clocks(let kinds), .clock(let clock)): kinds.contains(clock)
         case (.executors(let kinds), .executor(let uses)): !kinds.isDisjoint(with: uses)
+        case (.globalExecutors, .globalExecutor): true
         default: false
         }
     }
@@ -56,6 +60,8 @@ public enum RuleGate: Sendable, CustomStringConvertible {
         case .executors(let kinds):
             return kinds.count == ExecutorKind.allCases.count
                 ? "every executor" : kinds.map { "\($0.rawValue) executors" }.sorted().joined(separator: " or ")
+        case .globalExecutors:
+            return "every global executor"
         }
     }
 }
@@ -69,4 +75,7 @@ enum RuleCheck: Sendable {
     case clock(@Sendable (ClockUnderTest) async throws -> String)
     /// A task, on a fresh executor, torn down after.
     case executor(@Sendable (ExecutorUnderTest) async throws -> String)
+    /// Blocking, on the kit's check thread, in a process whose global executor is the subject: a check that waited
+    /// as a task would need the executor under test to run it.
+    case globalExecutor(@Sendable (GlobalExecutorUnderTest) throws -> String)
 }

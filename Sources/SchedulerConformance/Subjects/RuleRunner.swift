@@ -46,6 +46,8 @@ enum RuleRunner {
             }()
             defer { executor.tearDown() }
             return try awaiting { try await body(executor) }
+        case (.globalExecutor(let body), .globalExecutor(let subject)):
+            return try body(try GlobalExecutorUnderTest.installing(subject))
         default:
             // The gate admits only subjects of the rule's kind, and a rule it does not admit never runs.
             throw RuleFailure("the rule's check is for another kind of subject")

@@ -23,9 +23,10 @@ extension ThreadPool {
         globalJobs.withLock { installed in
             guard installed == nil else { return GlobalEnqueueHook.isInstalled(installed!) }
             let scheduler = makeConcurrentScheduler(name: "\(name)-global-executor")
+            let core = self.core
             let replacement = GlobalJobReplacement { job in
                 // Never refused: an installed pool cannot be shut down.
-                _ = scheduler.enqueue(ScheduledWork(globalJob: job))
+                core.enqueueGlobalJob(job, on: scheduler)
             }
             guard GlobalEnqueueHook.install(replacement) else { return false }
             installed = replacement

@@ -96,6 +96,9 @@
         return item
     }
 
+    /// Every held entry, in position order, without taking any.
+    var items: [Item] { slots.compactMap { $0 } }
+
     mutating func removeAll() -> [Item] {
         defer {
             base += slots.count

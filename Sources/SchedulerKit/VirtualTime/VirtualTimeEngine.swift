@@ -23,7 +23,8 @@
 // written only by the thread holding `drivers` (and read under its own lock); the chooser is called only with the
 // state lock held.
 @_spi(Explorer) public final class VirtualTimeEngine: @unchecked Sendable {
-    private let state: Locked<State>
+    // Internal, not private: `VirtualTimeEngine+Pending.swift` reads it under its lock.
+    let state: Locked<State>
     /// Serialises drivers (advance, step, run, an exploration), never held by schedule or cancel.
     private let drivers = ConditionLock()
     /// The thread that drives now, if any: work scheduled from any other thread is from outside.

@@ -25,6 +25,8 @@
     }
 
     private var address: UnsafeRawPointer { UnsafeRawPointer(bitPattern: bits & ~Self.tags)! }
+    /// The queued object's address: the same number as `ObjectIdentifier` of the `ScheduledWork` it was made from.
+    public var identity: UInt { bits & ~Self.tags }
     public var isTick: Bool { bits & Self.tickTag != 0 }
     public var isTimed: Bool { bits & Self.timedTag != 0 }
 

@@ -21,12 +21,18 @@ final class ControlClock: Clock, Sendable {
         static let jumpsToTarget = Defects(rawValue: 1 << 4)
         /// A sleep ignores cancellation and waits for its deadline (CL6).
         static let ignoresCancellation = Defects(rawValue: 1 << 5)
+        /// The driver's settle also wakes what is due now, as an advance by nothing does on a clock over
+        /// `TestScheduler`: with `pastWaitsForAdvance`, a check that settles cannot see the wait (CL2).
+        static let settleWakesDue = Defects(rawValue: 1 << 6)
+        /// A cancelled sleep throws, but its entry stays queued with its deadline, dead (CL8).
+        static let keepsCancelledSleepers = Defects(rawValue: 1 << 7)
     }
 
     private struct Sleeper {
         let deadline: Int64
         let order: Int
-        let continuation: CheckedContinuation<Void, any Error>
+        /// nil: a dead entry, whose sleeper was cancelled (`keepsCancelledSleepers`).
+        let continuation: CheckedContinuation<Void, any Error>?
     }
 
     private struct State {
@@ -45,8 +51,12 @@ final class ControlClock: Clock, Sendable {
 
     var driver: VirtualClockDriver {
         VirtualClockDriver(
-            executor: SchedulerTaskExecutor(jobs), settle: { self.jobs.advance(by: .zero) },
-            advance: { self.advance(by: $0) })
+            executor: SchedulerTaskExecutor(jobs),
+            settle: {
+                self.jobs.advance(by: .zero)
+                if self.defects.contains(.settleWakesDue) { self.advance(by: .zero) }
+            },
+            advance: { self.advance(by: $0) }, runUntilIdle: { self.runUntilIdle() })
     }
 
     var now: Instant {
@@ -82,9 +92,13 @@ final class ControlClock: Clock, Sendable {
         guard !defects.contains(.ignoresCancellation) else { return }
         let sleeper = state.withLock { state -> Sleeper? in
             guard let index = state.sleepers.firstIndex(where: { $0.order == order }) else { return nil }
-            return state.sleepers.remove(at: index)
+            let sleeper = state.sleepers.remove(at: index)
+            if defects.contains(.keepsCancelledSleepers) {
+                state.sleepers.append(Sleeper(deadline: sleeper.deadline, order: sleeper.order, continuation: nil))
+            }
+            return sleeper
         }
-        sleeper?.continuation.resume(throwing: CancellationError())
+        sleeper?.continuation?.resume(throwing: CancellationError())
     }
 
     func advance(by duration: Duration) {
@@ -92,11 +106,18 @@ final class ControlClock: Clock, Sendable {
         let reach = target + (defects.contains(.wakesEarly) ? 1_000_000 : 0)
         if defects.contains(.jumpsToTarget) { state.withLock { $0.now = target } }
         while let sleeper = nextDue(by: reach, target: target) {
-            sleeper.continuation.resume()
+            sleeper.continuation?.resume()
             jobs.advance(by: .zero)  // the woken sleeper runs now, before time moves on
         }
         state.withLock { $0.now = max($0.now, target) }
         jobs.advance(by: .zero)
+    }
+
+    /// Advances to each remaining deadline in turn until no sleeper is left.
+    func runUntilIdle() {
+        while let last = state.withLock({ state in state.sleepers.map(\.deadline).max().map { $0 - state.now } }) {
+            advance(by: .nanoseconds(max(0, last)))
+        }
     }
 
     /// Takes the next sleeper due by `reach`, moving now to its deadline (never past `target`).

@@ -1,0 +1,33 @@
+import SchedulerConformance
+
+#if NIO
+    import SchedulerConformanceNIO
+#endif
+
+/// A global executor a `bench` process can run on: one of the subjects the kit judges (``Catalog/globalExecutors``),
+/// with the short id a command line and the `BENCH_GLOBAL_EXECUTOR` variable name it by.
+public struct GlobalExecutorChoice: Sendable, CustomStringConvertible {
+    public let id: String
+    public let subject: GlobalExecutorSubject
+
+    public var description: String { id }
+
+    /// The variable that makes a `bench` process (and the children it starts) install a global executor first thing.
+    public static let variable = "BENCH_GLOBAL_EXECUTOR"
+
+    /// Swift's own, the one every process has unless told otherwise.
+    public static let dispatch = GlobalExecutorChoice(id: "dispatch", subject: .runtimeDefault)
+    /// A `ThreadPool` as wide as the machine, by the hook.
+    public static let pool = GlobalExecutorChoice(id: "pool", subject: .threadPool)
+
+    /// Every choice: Swift's own, the pool's, then the peers' whose traits are enabled (SwiftNIO's takeover: `nio`).
+    public static var all: [GlobalExecutorChoice] {
+        var all = [dispatch, pool]
+        #if NIO
+            all.append(GlobalExecutorChoice(id: "nio", subject: .nioTakeover))
+        #endif
+        return all
+    }
+
+    public static func withID(_ id: String) -> GlobalExecutorChoice? { all.first { $0.id == id } }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import SchedulerBench
+import SchedulerKit
+import ToolSupport
+
+/// What `bench global-executors` was asked for: a champion global executor against challengers, on the workloads
+/// where every task and default actor runs on the global executor.
+package struct GlobalExecutorContestRequest: Sendable {
+    package var champion = GlobalExecutorChoice.pool
+    package var challengers: [GlobalExecutorChoice] = GlobalExecutorChoice.all.filter { $0.id != "pool" }
+    /// W11–W13 with default actors, W12 (a task awaited from a task: the row the pool as a task executor could not
+    /// win from the global executor), W19's sleepers, and the two server-shaped workloads.
+    package var workloads: [WorkloadID] = GlobalExecutorContestRequest.defaultWorkloads
+    package static let defaultWorkloads: [WorkloadID] = [
+        .actorHop, .taskLifecycle, .actorPingPong, .clockSleep, .taskFanIn, .actorPipeline,
+    ]
+    /// Default actors and tasks with no preference (W11–W13, W24–W25), and `Task.sleep` (W19): what runs on the
+    /// global executor, whichever it is.
+    package static let backends: [BackendID] = [.defaultExecutor, .continuousClock]
+    package var scale: Scale = .quick
+    package var rounds: Int?
+    /// Seconds each challenger's pairs may take after the minimum number.
+    package var budgetSeconds: Double = 300
+    package var minimumPairs = ABAnalysis.pairsForABound
+    package var minimumEffect = 0.02
+    package var output = "Results/global-executors"
+
+    package init() {}
+
+    /// What one process of a pair runs (under jemalloc, so that allocations of every thread are counted).
+    var measuringRun: RunRequest {
+        var run = RunRequest(
+            backends: Self.backends, workloads: workloads, scale: scale, rounds: rounds, allocator: .jemalloc,
+            outputDirectory: output)
+        run.extraSeconds = 0
+        return run
+    }
+
+    /// Everything that can be checked before a measurement starts.
+    package func preflight() throws {
+        guard !challengers.isEmpty, !challengers.contains(where: { $0.id == champion.id }) else {
+            throw BenchError.setting(
+                "--challengers must name global executors other than the champion (\(champion.id)); known: "
+                    + GlobalExecutorChoice.all.map(\.id).joined(separator: ", "))
+        }
+        guard minimumEffect > 0 && minimumEffect < 1 else {
+            throw BenchError.setting("--min-effect must be between 0 and 1 (e.g. 0.05), got \(minimumEffect)")
+        }
+        guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= RoundPolicy.longestBudgetSeconds else {
+            throw BenchError.setting(
+                "--budget must be between 1 and \(Int(RoundPolicy.longestBudgetSeconds)) seconds, got \(budgetSeconds)")
+        }
+        guard ABRequest.pairsRange.contains(minimumPairs) else {
+            throw BenchError.setting(
+                "--pairs must be between \(ABRequest.pairsRange.lowerBound) and \(ABRequest.pairsRange.upperBound), got \(minimumPairs)"
+            )
+        }
+        try measuringRun.checkSettings()
+        try measuringRun.checkMachine()
+    }
+}
+
+/// `bench global-executors`: the same `bench` binary in pairs of processes, one on a challenger's global executor
+/// and one on the champion's (`BENCH_GLOBAL_EXECUTOR`), one after the other with the whole machine, judged cell by
+/// cell on the per-pair ratios champion/challenger as `bench ab` judges two builds (``ABAnalysis``). Writes
+/// `Results/global-executors/<id>/`: `CONTEST.md`, `contest.csv`.
+package enum GlobalExecutorContest {
+    package struct Outcome: Sendable {
+        package let folder: URL
+        package let analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)]
+        package let page: String
+    }
+
+    package static func perform(
+        _ request: GlobalExecutorContestRequest, launcher: any ChildLauncher, commandLine: String,
+        log: (String) -> Void
+    ) throws -> Outcome {
+        try request.preflight()
+        let bench = try Tool.currentExecutable()
+        let environment = Relaunch.childEnvironment(commandLine: commandLine)
+        let finished = Locked(0)
+        Interruption.install { "after \(finished.withLock { $0 }) pairs; nothing was written" }
+        func side(_ choice: GlobalExecutorChoice) -> ProcessSide {
+            var settings = environment
+            settings[GlobalExecutorChoice.variable] = choice.id
+            return ProcessSide(name: choice.id, executable: bench, environment: settings)
+        }
+        let template = RunRequest(
+            backends: GlobalExecutorContestRequest.backends, workloads: request.workloads, scale: request.scale,
+            rounds: request.rounds, allocator: .jemalloc)
+        var analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)] = []
+        for challenger in request.challengers {
+            log(
+                "A = \(challenger.id) (\(challenger.subject.name)); B = \(request.champion.id) (\(request.champion.subject.name)); "
+                    + "\(Pairing.sequential.summary); at least \(request.minimumPairs) pairs, more while a cell is "
+                    + "undecided and \(Int(request.budgetSeconds)) s last")
+            let pairs = try PairedProcesses.run(
+                template, a: side(challenger), b: side(request.champion), pairing: .sequential, launcher: launcher,
+                minimumPairs: request.minimumPairs, maximumPairs: ABRequest.pairsRange.upperBound,
+                budgetSeconds: request.budgetSeconds
+            ) { pairs, elapsed in
+                finished.withLock { $0 += 1 }
+                let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: .sequential)
+                log(
+                    "\(challenger.id) vs \(request.champion.id), pair \(pairs.count) (\(Int(elapsed)) s): "
+                        + "\(analysis.count(.faster)) faster, \(analysis.count(.slower)) slower, "
+                        + "\(analysis.count(.same)) same, \(analysis.count(.undecided)) undecided")
+                return analysis.wantsMorePairs
+            }
+            analyses.append(
+                (challenger, ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: .sequential)))
+        }
+        let git = try? Git()
+        let head = (try? git?.commit(of: "HEAD")) ?? "unknown"
+        let dirty = (try? git?.isDirty()) ?? false
+        let page = markdown(
+            analyses, champion: request.champion, command: commandLine,
+            commit: String(head.prefix(12)) + (dirty ? " with uncommitted changes" : ""),
+            machine: MachineFingerprint.current.description)
+        let id = RunID.make(commit: String(head.prefix(7)))
+        let folder = try RunStore(root: request.output).write(
+            runID: id, files: ["CONTEST.md": page, "contest.csv": csv(analyses, champion: request.champion)])
+        return Outcome(folder: folder, analyses: analyses, page: page)
+    }
+
+    /// `contest.csv`: `ab.csv`'s columns after the two global executors of the pair (A the challenger, B the
+    /// champion; ratio B/A).
+    static func csv(
+        _ analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)], champion: GlobalExecutorChoice
+    ) -> String {
+        let rows = analyses.flatMap { challenger, analysis in
+            analysis.csvRows.map { [challenger.id, champion.id] + $0 }
+        }
+        return CSV.encode([["a_global_executor", "b_global_executor"] + ABAnalysis.csvHeader] + rows)
+    }
+
+    /// `CONTEST.md`: what ran where, then one table per challenger.
+    static func markdown(
+        _ analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)], champion: GlobalExecutorChoice,
+        command: String, commit: String, machine: String
+    ) -> String {
+        var lines = [
+            "# The global executors, paired",
+            "",
+            "Made by `\(command)` at \(commit) on \(machine). Do not edit: run it again.",
+            "",
+            "Each pair is two processes of the same `bench` binary, one after the other with the whole machine, one "
+                + "started with `BENCH_GLOBAL_EXECUTOR` naming the challenger (A) and one the champion, "
+                + "\(champion.id) (B): \(champion.subject.summary). Every default actor and every task without a "
+                + "preference of the process runs on it. A cell's verdict rests on the pairs' ratios B/A and their 99 % "
+                + "confidence sequence, as `bench ab` judges two builds (`Docs/Statistics.md`); allocations are exact "
+                + "counts of every thread.",
+        ]
+        for (challenger, analysis) in analyses {
+            lines += [
+                "", "## \(champion.id) (B) against \(challenger.id) (A): \(challenger.subject.summary)", "",
+                "| workload | parameters | metric | backend | \(challenger.id) | \(champion.id) | B/A (99 %) | pairs | verdict |",
+                "|---|---|---|---|--:|--:|--:|--:|---|",
+            ]
+            for line in analysis.lines {
+                lines.append(
+                    "| \(line.cell.workload) | \(line.cell.parameters) | \(line.cell.metric.name) | \(line.cell.backend) | "
+                        + "\(Format.short(line.baseline)) | \(Format.short(line.candidate)) | \(Format.present(line.ratio)) | "
+                        + "\(line.pairs) | \(line.verdict.rawValue) |")
+            }
+            lines += ["", analysis.tally]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import SchedulerBench
+import ToolSupport
+
+/// The newest `bench global-executors` contest beside the run (`Results/global-executors/<id>/contest.csv`), as
+/// REPORT.md shows it: for each workload's timing and allocation, the champion's ratio to each challenger.
+struct GlobalExecutorContestSection: Sendable {
+    struct Row: Sendable {
+        var challenger: String
+        var champion: String
+        var workload: String
+        var parameters: String
+        var metric: String
+        var a: String
+        var b: String
+        var ratio: String
+        var low: String
+        var high: String
+        var verdict: String
+    }
+
+    let folder: String
+    let rows: [Row]
+
+    /// The metrics the report shows: each workload's time per unit, W19's median and 99th percentile (allocations
+    /// and the other percentiles are in the contest's own CONTEST.md, which the section links).
+    static let shown: Set<String> = ["ns_per_call", "ns_per_task", "ns_per_round_trip", "ns_per_event", "p50", "p99"]
+
+    /// The newest contest under `resultsDirectory/global-executors/`, or nil if there is none.
+    static func newest(in resultsDirectory: String) throws -> GlobalExecutorContestSection? {
+        let root = (resultsDirectory as NSString).appendingPathComponent("global-executors")
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
+            .filter { !$0.hasPrefix(".") }.sorted()
+        guard
+            let newest = folders.last(where: {
+                FileManager.default.fileExists(atPath: "\(root)/\($0)/contest.csv")
+            })
+        else { return nil }
+        let table = try CSVTable(
+            contentsOf: "\(root)/\(newest)/contest.csv",
+            required: [
+                "a_global_executor", "b_global_executor", "workload", "parameters", "metric", "backend", "a_median",
+                "b_median", "ratio", "ratio_low", "ratio_high", "verdict",
+            ])
+        let rows = try table.records.map { record in
+            Row(
+                challenger: try record.text("a_global_executor"), champion: try record.text("b_global_executor"),
+                workload: try record.text("workload"), parameters: try record.text("parameters"),
+                metric: try record.text("metric"), a: try record.text("a_median"), b: try record.text("b_median"),
+                ratio: try record.text("ratio"), low: try record.text("ratio_low"), high: try record.text("ratio_high"),
+                verdict: try record.text("verdict"))
+        }
+        return GlobalExecutorContestSection(folder: "global-executors/\(newest)", rows: rows)
+    }
+
+    /// The section's lines: one row per cell shown, one column per challenger.
+    var lines: [String] {
+        let challengers = rows.map(\.challenger).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        guard let champion = rows.first?.champion else { return [] }
+        var cells: [String: [String: Row]] = [:]
+        var order: [String] = []
+        for row in rows where Self.shown.contains(row.metric) {
+            let key = "| \(row.workload) | \(row.parameters) | \(row.metric) |"
+            if cells[key] == nil { order.append(key) }
+            cells[key, default: [:]][row.challenger] = row
+        }
+        var lines = [
+            "## The global executor: \(champion) against \(challengers.joined(separator: " and "))",
+            "",
+            "From [`\(folder)`](\(folder)/CONTEST.md) (`bench global-executors`): processes on each global executor, "
+                + "paired; each cell is \(champion)'s figure over the challenger's in the same pair, with its 99 % "
+                + "confidence sequence (below 1: \(champion) is faster). Default actors and tasks with no preference "
+                + "(`default-executor`), `Task.sleep` (`continuous-clock`).",
+            "",
+            "| workload | parameters | metric | "
+                + challengers.map { "\(champion) / \($0)" }.joined(separator: " | ") + " |",
+            "|---|---|---|" + challengers.map { _ in "--:|" }.joined(),
+        ]
+        for key in order {
+            let figures = challengers.map { challenger -> String in
+                guard let row = cells[key]?[challenger] else { return "" }
+                let interval = row.low.isEmpty || row.low == row.high ? "" : " (\(row.low)–\(row.high))"
+                let mark =
+                    row.verdict == "faster" || row.verdict == "slower" ? " **\(row.verdict)**" : " \(row.verdict)"
+                return "\(row.ratio)x\(interval)\(mark)"
+            }
+            lines.append(key + " " + figures.joined(separator: " | ") + " |")
+        }
+        return lines
+    }
+}
