@@ -24,7 +24,7 @@ enum SerialRules {
             forced: "2 rounds in which a running task waits for the next one to start", trials: total,
             trial: "tasks from 4 threads that might overlap", round: floodRound),
         statement:
-            "Two tasks of one scheduler never run at the same time, whichever threads submitted them: a task that waits (300 ms at most) for a second one to start sees it start only after it returned (2 rounds), and 100 000 tasks from 4 threads never overlap.",
+            "Two tasks of one scheduler never run at the same time, whichever threads submitted them: a task that waits (1.5 s at most, then 300 ms in a second round) for a second one to start sees it start only after it returned, and 100 000 tasks from 4 threads never overlap.",
         why:
             "A stream's operators keep their state without locks; two of its events delivered at once corrupt it. That is why RAC made every scheduler serial.",
         catches:
@@ -33,17 +33,21 @@ enum SerialRules {
     ) { context in
         let scheduler = context.makeScheduler()
         // Forced: a first task waits until a second one, submitted once the first has started, starts too (overlap
-        // proven) or 300 ms pass (exclusion believed). A scheduler that can overlap two tasks is caught every round;
-        // 300 ms, because on Linux libdispatch may take about 100 ms to bring up a thread for a blocked one.
-        let rounds = 2
-        for round in 1...rounds {
+        // proven) or the round's wait passes (exclusion believed). A scheduler that can overlap two tasks is caught
+        // every round. The first wait is 1.5 s because on Linux libdispatch brings up a thread for a blocked one only
+        // when its monitor next looks, about once a second: with both of a 2-core pool's threads taken (the first task
+        // and whatever else the process runs), a concurrent queue started the second task after 0.89–0.92 s, and a
+        // control passed 1 of 30 busy runs with 300 ms. The pool has grown by the second round.
+        let waits: [Duration] = [.milliseconds(1_500), .milliseconds(300)]
+        let rounds = waits.count
+        for (round, wait) in zip(1..., waits) {
             let firstStarted = Atomic<Bool>(false)
             let secondStarted = Atomic<Bool>(false)
             let overlapped = Atomic<Bool>(false)
             let ended = Counter()
             scheduler.schedule {
                 firstStarted.store(true, ordering: .releasing)
-                poll(upTo: .milliseconds(300)) { secondStarted.load(ordering: .acquiring) }
+                poll(upTo: wait) { secondStarted.load(ordering: .acquiring) }
                 if secondStarted.load(ordering: .acquiring) { overlapped.store(true, ordering: .releasing) }
                 ended.increment()
             }
@@ -147,7 +151,7 @@ enum SerialRules {
         evidence: .observed(
             trials: total, trial: "unsynchronised increments from 4 threads that might be lost", round: floodRound),
         statement:
-            "Each task sees every write made before it was scheduled and by the tasks before it, with no lock of its own: a plain counter bumped by 100 000 tasks from 4 threads comes out exact.",
+            "Each task sees every write made before it was scheduled and by the tasks before it, with no lock of its own: a plain counter bumped by 100 000 tasks from 4 threads (each reads it, yields the core, and writes it) comes out exact.",
         why:
             "The tasks of one serial scheduler own the state they touch and must need no lock of their own: that takes a happens-before edge from schedule to task and from task to task.",
         catches:
@@ -157,7 +161,13 @@ enum SerialRules {
         let scheduler = context.makeScheduler()
         let state = PlainCounter()
         try flood(context, scheduler) { _, _ in
-            state.value += 1
+            // Read, give the core away, write: a task that overlaps this one, on another core or on this one, lands
+            // its write in between and an increment is lost. Without the gap, only two tasks on two cores within the
+            // same few nanoseconds collide, which a busy machine hides (a control that overlapped most of its tasks
+            // passed 18 of 20 busy runs).
+            let seen = state.value
+            sched_yield()
+            state.value = seen + 1
         } afterEachRound: { tasks in
             // Read on a task of the scheduler: the scheduler's own ordering is what makes this read safe.
             let result = Shared(0)

@@ -4,10 +4,10 @@ import Synchronization
 
 /// Negative control for C2's race: a serial Dispatch scheduler whose cancel checks "started?" and then sets
 /// "cancelled", while its task checks "cancelled?" and then sets "started": each step is atomic, the pair is not.
-/// A cancel that lands between the task's check and its store says true, and the task runs anyway. Nothing widens
-/// the window, and a task reaches its queue through a second one first (as work for RxSwift's `MainScheduler` goes
-/// through the main queue): the hop is tens of microseconds, so a cancel with a head start of nanoseconds always
-/// lands before the check, and only a cancel swept across the whole hop finds the window.
+/// A cancel that lands between the task's check and its store says true, and the task runs anyway. A task reaches
+/// its queue through a second one first (as work for RxSwift's `MainScheduler` goes through the main queue), and
+/// checks where it arrives: a cancel with a head start of nanoseconds lands before the check, and only a cancel
+/// swept across the hop finds the window (10 µs, below).
 final class CheckThenActCancelScheduler: Scheduler {
     let name = "check-then-act-cancel"
     private let queue = DispatchQueue(label: "check-then-act-cancel")
@@ -31,7 +31,13 @@ final class CheckThenActCancelScheduler: Scheduler {
         let handle = Handle()
         hop.async { [self] in
             queue.async { [self] in
+                // The check, then 10 µs of bookkeeping, then the act: the window a cancel lands in. With the check
+                // and the act a few instructions apart, C2 missed the window in 2 of 10 runs here. The check is
+                // where the task arrives (checked on the first hop, a cancel made from inside an earlier task, as
+                // C1's, came too late).
                 guard !handle.cancelled.load(ordering: .acquiring) else { return }
+                let actAt = SchedulerTime.monotonicNow().nanoseconds + 10_000
+                while SchedulerTime.monotonicNow().nanoseconds < actAt {}
                 handle.started.store(true, ordering: .releasing)
                 Schedulers.performAsCurrent(self) { work() }
             }

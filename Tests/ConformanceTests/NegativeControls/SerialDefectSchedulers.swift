@@ -1,11 +1,12 @@
 import DequeModule
 import Dispatch
 import SchedulerKit
+import Synchronization
 
-/// Negative control for S4: a serial queue that, to catch up, hands the back half of a backlog longer than 256
-/// tasks to a helper thread, which runs it beside the queue's own drain (a work-stealing split applied to a serial
-/// queue). Tasks then overlap, and the plain counter that S4 bumps loses increments every run; S1 and S2 see the
-/// overlap when it happens during their own floods.
+/// Negative control for S4: a serial queue that, to catch up, lets a helper thread steal the back half of a backlog
+/// longer than 256 tasks while the queue drains the front, again and again until the backlog is short (work stealing
+/// applied to a serial queue). Tasks then overlap for as long as a flood lasts, and the plain counter that S4 bumps loses
+/// increments every run, also on a busy machine; S1 and S2 see the overlap when it happens during their own floods.
 final class BacklogSplittingScheduler: Scheduler {
     let name = "backlog-splitting"
     var traits: SchedulerTraits { [.serial, .asynchronous, .setsCurrent] }
@@ -26,27 +27,48 @@ final class BacklogSplittingScheduler: Scheduler {
 
     private func drain() {
         while true {
-            let (next, split) = state.withLock { state -> (ScheduledWork?, [ScheduledWork]) in
+            let (next, startHelper) = state.withLock { state -> (ScheduledWork?, Bool) in
                 guard let next = state.tasks.popFirst() else {
                     state.draining = false
-                    return (nil, [])
+                    return (nil, false)
                 }
-                // The defect: the back half of a long backlog goes to a helper that runs beside this drain.
-                guard state.tasks.count > 256, !state.helping else { return (next, []) }
+                // The defect: a long backlog brings in a helper that runs tasks beside this drain.
+                guard state.tasks.count > 256, !state.helping else { return (next, false) }
                 state.helping = true
-                let half = state.tasks.count / 2
-                let split = Array(state.tasks.suffix(half))
-                state.tasks.removeLast(half)
-                return (next, split)
+                return (next, true)
             }
             guard let next else { return }
-            if !split.isEmpty {
+            if startHelper {
+                // The drain goes on once the helper runs (or 10 ms pass): both threads are then on a core at once, as
+                // they are on an idle machine, so the overlap is real also when other work shares the cores.
+                let helperRuns = Atomic<Bool>(false)
                 helper.async { [self] in
-                    for task in split { Schedulers.performAsCurrent(self) { _ = task.run() } }
-                    state.withLock { $0.helping = false }
+                    helperRuns.store(true, ordering: .releasing)
+                    steal()
                 }
+                let giveUpAt = SchedulerTime.monotonicNow().nanoseconds + 10_000_000
+                while !helperRuns.load(ordering: .acquiring), SchedulerTime.monotonicNow().nanoseconds < giveUpAt {}
             }
             Schedulers.performAsCurrent(self) { _ = next.run() }
+        }
+    }
+
+    /// Steals the back half, runs it, and comes back for more while the backlog stays long: a whole flood's worth of
+    /// overlap, not one batch's, so that the two threads are on the machine's cores at once at some point even when
+    /// other work shares them. Each batch runs outside the lock, as the queue's own tasks do.
+    private func steal() {
+        while true {
+            let batch = state.withLock { state -> [ScheduledWork] in
+                guard state.tasks.count > 256 else {
+                    state.helping = false
+                    return []
+                }
+                let half = state.tasks.count / 2
+                defer { state.tasks.removeLast(half) }
+                return Array(state.tasks.suffix(half))
+            }
+            guard !batch.isEmpty else { return }
+            for task in batch { Schedulers.performAsCurrent(self) { _ = task.run() } }
         }
     }
 }
