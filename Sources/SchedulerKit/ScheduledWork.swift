@@ -155,8 +155,9 @@ public final class ScheduledWork: Cancellable, @unchecked Sendable {
     }
 }
 
-/// The handle of work whose fate was sealed before `schedule` returned: it ran inline (``ran``), or it was refused
-/// because the scheduler is shut down (``refused``). Nothing is left to cancel, so ``cancel()`` returns false.
+/// The handle of work whose fate was sealed before `schedule` returned: it ran inline (``ran``), it was refused
+/// because the scheduler is shut down (``refused``), or it will run and nothing under the scheduler can stop it
+/// (``uncancellable``). Nothing is left to cancel, so ``cancel()`` returns false.
 /// A value, not an object: returning it costs no allocation and no reference counting (the immediate scheduler
 /// returns one per task).
 public struct SettledWork: Cancellable {
@@ -166,6 +167,10 @@ public struct SettledWork: Cancellable {
     public static var ran: SettledWork { SettledWork(isCancelled: false) }
     /// Work that was refused and will never run (a shut-down scheduler's answer).
     public static var refused: SettledWork { SettledWork(isCancelled: true) }
+    /// Work that will run and that the primitive under the scheduler cannot cancel (NIO's `EventLoop.execute`,
+    /// Combine's one-shot `schedule`): `cancel()` says false, truthfully, since nothing guarantees the work will not
+    /// run.
+    public static var uncancellable: SettledWork { SettledWork(isCancelled: false) }
 
     @discardableResult
     public func cancel() -> Bool { false }

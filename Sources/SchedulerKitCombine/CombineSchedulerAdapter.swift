@@ -40,7 +40,7 @@
         @discardableResult
         public func schedule(_ work: @escaping @Sendable () -> Void) -> any SchedulerKit.Cancellable {
             base.schedule(options: nil) { [self] in Schedulers.performAsCurrent(self, work) }
-            return UncancellableCombineWork()
+            return SettledWork.uncancellable
         }
 
         @discardableResult
@@ -50,7 +50,7 @@
             base.schedule(after: combineDate(deadline), tolerance: base.minimumTolerance, options: nil) { [self] in
                 Schedulers.performAsCurrent(self, work)
             }
-            return UncancellableCombineWork()
+            return SettledWork.uncancellable
         }
 
         @discardableResult
@@ -76,12 +76,6 @@
         private func stride(_ duration: Duration, argument: String) -> Base.SchedulerTimeType.Stride {
             .nanoseconds(Int(duration.nanosecondsChecked(argument: argument)))
         }
-    }
-
-    /// The handle of Combine's one-shot work, which Combine cannot cancel: `cancel()` always returns false, truthfully.
-    struct UncancellableCombineWork: SchedulerKit.Cancellable {
-        func cancel() -> Bool { false }
-        var isCancelled: Bool { false }
     }
 
     /// The handle of Combine's repeating work: the first `cancel()` returns true and calls Combine's `cancel()`.

@@ -6,7 +6,8 @@
     /// scheduler, so the conformance matrix and the benchmarks show what NIO itself promises.
     ///
     /// - Plain work is `eventLoop.execute`, run with `Schedulers.current === self`. NIO cannot cancel it, so its handle
-    ///   (``UncancellableWork``) never cancels: `cancel()` returns false, which is the truth (C1 and C4 are declared).
+    ///   (`SettledWork.uncancellable`) never cancels: `cancel()` returns false, which is the truth (C1 and C4 are
+    ///   declared).
     /// - Delayed work is `eventLoop.scheduleTask(deadline:)`. `NIODeadline` counts uptime nanoseconds, on Linux from
     ///   `CLOCK_MONOTONIC`, the clock of `SchedulerTime`, and `now` is the loop's own clock. The handle's `cancel()` calls
     ///   NIO's `Scheduled.cancel()` and returns true unless the adapter saw the task start (NIO's cancel says nothing).
@@ -43,7 +44,7 @@
         @discardableResult
         public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
             eventLoop.execute { [self] in Schedulers.performAsCurrent(self, work) }
-            return UncancellableWork()
+            return SettledWork.uncancellable
         }
 
         @discardableResult

@@ -3,14 +3,6 @@
     import SchedulerKit
     import Synchronization
 
-    /// The handle of work given to a NIO primitive that cannot cancel it (`EventLoop.execute`): `cancel()` always
-    /// returns false, truthfully, since nothing guarantees the work will not run; and the work is never cancelled.
-    /// A value with no fields, so returning it allocates nothing.
-    struct UncancellableWork: Cancellable {
-        func cancel() -> Bool { false }
-        var isCancelled: Bool { false }
-    }
-
     /// The handle of `EventLoop.scheduleTask`. State, one atomic byte: `pending → started` when the task begins (as the
     /// adapter sees it), or `pending → cancelled` by the first `cancel()`, which then calls NIO's `Scheduled.cancel()`.
     /// The task runs whatever this state says: whether it runs after a cancel is NIO's decision, and the matrix shows it.

@@ -7,7 +7,7 @@
 
     @Suite struct NIOHandlesTests {
         @Test func uncancellableWorkNeverCancels() {
-            let handle = UncancellableWork()
+            let handle = SettledWork.uncancellable
             #expect(!handle.cancel())
             #expect(!handle.isCancelled)
         }

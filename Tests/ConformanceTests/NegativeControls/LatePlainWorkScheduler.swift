@@ -12,7 +12,7 @@ final class LatePlainWorkScheduler: TimedScheduler {
 
     func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
         inner.schedule(at: now + .milliseconds(1), work)
-        return NothingToCancel()
+        return SettledWork.uncancellable
     }
 
     func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
@@ -25,9 +25,4 @@ final class LatePlainWorkScheduler: TimedScheduler {
     ) -> any Cancellable {
         inner.schedule(at: start, every: interval, leeway: leeway, work)
     }
-}
-
-private struct NothingToCancel: Cancellable {
-    func cancel() -> Bool { false }
-    var isCancelled: Bool { false }
 }
