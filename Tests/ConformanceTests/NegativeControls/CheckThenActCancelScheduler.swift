@@ -2,6 +2,8 @@ import Dispatch
 import SchedulerKit
 import Synchronization
 
+@testable import SchedulerConformance
+
 /// Negative control for C2's race: a serial Dispatch scheduler whose cancel checks "started?" and then sets
 /// "cancelled", while its task checks "cancelled?" and then sets "started": each step is atomic, the pair is not.
 /// A cancel that lands between the task's check and its store says true, and the task runs anyway. A task reaches
@@ -36,8 +38,7 @@ final class CheckThenActCancelScheduler: Scheduler {
                 // where the task arrives (checked on the first hop, a cancel made from inside an earlier task, as
                 // C1's, came too late).
                 guard !handle.cancelled.load(ordering: .acquiring) else { return }
-                let actAt = SchedulerTime.monotonicNow().nanoseconds + 10_000
-                while SchedulerTime.monotonicNow().nanoseconds < actAt {}
+                RaceWindow.spin(.microseconds(10))
                 handle.started.store(true, ordering: .releasing)
                 Schedulers.performAsCurrent(self) { work() }
             }
