@@ -57,10 +57,13 @@ let package = Package(
     targets: [
         // One C11 thread-local pointer: the current scheduler in a load, where pthread_getspecific costs a call.
         .target(name: "CSchedulerKitThreadLocal"),
+        // The Swift runtime's global-enqueue hook, found by the linker (a static executable has no symbols for dlsym).
+        .target(name: "CSwiftRuntimeHooks"),
         .target(
             name: "SchedulerKit",
             dependencies: [
                 "CSchedulerKitThreadLocal",
+                "CSwiftRuntimeHooks",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],

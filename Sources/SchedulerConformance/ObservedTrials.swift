@@ -52,6 +52,12 @@ final class ObservedTrials: Sendable {
 }
 
 extension ConformanceContext {
+    /// Records `trials` that a check ran at once, not in rounds (M1's programs), so that its pass counts what ran.
+    func ran(_ trials: Int) {
+        let before = observed.begin(target: trials)
+        observed.record(before + trials)
+    }
+
     /// Runs `round` on consecutive ranges of at most `size` trials, `0..<size`, `size..<2 × size`, …, until `target`
     /// trials ran, a round throws (the failure names the round), or half the rule's deadline is spent
     /// (``ObservedTrials``). Returns the trials run. `round` must check its own trials before it returns.

@@ -85,7 +85,9 @@ struct ExecutorControl: Sendable, CustomTestStringConvertible {
     static var cases: [ExecutorControlCase] {
         all.flatMap { control in
             let kind = control.subject.kind
-            return ExecutorSubjectRules.all.filter { $0.applies(to: kind) && !control.skip.contains($0.id) }.map {
+            return ExecutorSubjectRules.all.filter {
+                $0.applies(to: kind) && !control.skip.contains($0.id) && controlRulesListed($0.id)
+            }.map {
                 ExecutorControlCase(control: control, rule: $0)
             }
         }

@@ -271,13 +271,10 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
     /// `SCHEDULERKIT_CONTROL_RULES` (e.g. `C2,C3`) does not list, when it is set: to repeat only the rules a change
     /// touched 20 times.
     static var cases: [NegativeControlCase] {
-        let only = ProcessInfo.processInfo.environment["SCHEDULERKIT_CONTROL_RULES"].map {
-            Set($0.split(separator: ",").compactMap { RuleID($0.trimmingCharacters(in: .whitespaces)) })
-        }
-        return all.flatMap { control in
+        all.flatMap { control in
             ConformanceRules.all.compactMap { rule in
                 guard control.runs(rule), control.backend.outcomeWithoutRunning(rule) != .notApplicable,
-                    only?.contains(rule.id) ?? true
+                    controlRulesListed(rule.id)
                 else {
                     return nil
                 }
@@ -285,6 +282,13 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             }
         }
     }
+}
+
+/// Whether `rule`'s control cases run: every rule's, or only those `SCHEDULERKIT_CONTROL_RULES` (e.g. `C2,X1`)
+/// lists, when it is set, for scheduler, clock and executor controls alike.
+func controlRulesListed(_ rule: RuleID) -> Bool {
+    guard let text = ProcessInfo.processInfo.environment["SCHEDULERKIT_CONTROL_RULES"] else { return true }
+    return text.split(separator: ",").compactMap { RuleID($0.trimmingCharacters(in: .whitespaces)) }.contains(rule)
 }
 
 /// How often each must-fail and must-not-fail case runs: 1, or `SCHEDULERKIT_CONTROL_RUNS` (e.g. 20, to show a rule

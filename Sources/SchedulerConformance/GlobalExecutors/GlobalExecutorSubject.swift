@@ -63,24 +63,24 @@ public struct GlobalExecutorUnderTest: Sendable {
     /// As the subject's: true on one of the executor's own threads, nil where it cannot tell.
     let isOwnThread: (@Sendable () -> Bool)?
 
-    /// The process's one installation: the name of the subject that took it, once one did.
-    private static let installed = Locked<String?>(nil)
+    /// The process's one installation: the subject that took it, or the one whose takeover said no (not asked again:
+    /// NIO's traps when called a second time), once one was tried.
+    private static let installed = Locked<(name: String, tookOver: Bool)?>(nil)
 
     /// Installs `subject` if this process has no global executor under test yet; fails the check if another subject
     /// has it (a process belongs to one) or if the takeover did not happen.
     static func installing(_ subject: GlobalExecutorSubject) throws -> GlobalExecutorUnderTest {
-        try installed.withLock { name in
-            if let name, name != subject.name {
+        try installed.withLock { installed in
+            if let installed, installed.name != subject.name {
                 throw RuleFailure(
-                    "this process's global executor is already \(name): check each global executor in a process of its own (bench conformance, an exit test)"
+                    "this process's global executor is already \(installed.name): check each global executor in a process of its own (bench conformance, an exit test)"
                 )
             }
-            if name == nil {
-                guard subject.install() else {
-                    throw RuleFailure(
-                        "it did not take the global executor over (another hook is installed, or the runtime has none)")
-                }
-                name = subject.name
+            if installed == nil { installed = (subject.name, subject.install()) }
+            guard installed?.tookOver == true else {
+                throw RuleFailure(
+                    "it did not take the global executor over: its takeover said no (another hook is installed, the runtime has none, or the program is statically linked and the takeover looks the hook up with dlsym, which finds no symbol there)"
+                )
             }
         }
         return GlobalExecutorUnderTest(isOwnThread: subject.isOwnThread)

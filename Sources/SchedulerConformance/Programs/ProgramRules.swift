@@ -65,9 +65,13 @@ enum ProgramRules {
     ) { context in
         let search = search(for: context.backend) { context.makeScheduler() }
         let programs = try programs(search.shape)
+        let environment = ProcessInfo.processInfo.environment
+        let isReplay = environment["SCHEDULERKIT_PROGRAM"] != nil || environment["SCHEDULERKIT_PROGRAM_SEED"] != nil
         do {
             let steps = try search.search(programs)
-            return "\(programs.count) random programs (\(steps) operations) kept every promise of the model"
+            context.ran(programs.count)
+            let what = isReplay ? "runs of the one program replayed" : "random programs"
+            return "\(programs.count) \(what) (\(steps) operations) kept every promise of the model"
         } catch let failure as ProgramSearch.Failure {
             throw RuleFailure(failure.message)
         }

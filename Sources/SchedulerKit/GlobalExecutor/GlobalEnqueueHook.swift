@@ -1,10 +1,5 @@
+import CSwiftRuntimeHooks
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Swift's global-enqueue hook, shared: the runtime calls it for every job bound for the global executor (`Task { }`,
 /// `Task.detached`, `async let` and task-group children without a preference, and the resumptions of continuations,
@@ -29,14 +24,13 @@ import Synchronization
     public typealias Original = @convention(thin) (UnownedJob) -> Void
     typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
-    /// The runtime's variable, found by name; nil where the runtime has none.
+    /// The runtime's variable, resolved by the linker (so that a statically linked program finds it too, where
+    /// `dlsym` cannot); nil where the runtime has none.
     // nonisolated(unsafe): the pointer never changes after it is found; this file writes through it only with
     // `state`'s lock held, and the runtime reads it unsynchronised, which is the hook's own contract (see above).
     nonisolated(unsafe) private static let variable: UnsafeMutablePointer<Hook?>? = {
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_task_enqueueGlobal_hook") else {
-            return nil
-        }
-        return symbol.assumingMemoryBound(to: Hook?.self)
+        guard let address = schedulerkit_enqueue_global_hook_address() else { return nil }
+        return UnsafeMutableRawPointer(address).assumingMemoryBound(to: Hook?.self)
     }()
 
     private struct State {
