@@ -146,9 +146,12 @@ func judgeControl(
             if outcome.isFailure { failures.append(outcome.detail) }
         }
         if controlRuns > 1 {
-            print("negative control: \(rule) · \(subject) (must not fail) failed \(failures.count) of \(controlRuns) runs")
+            print(
+                "negative control: \(rule) · \(subject) (must not fail) failed \(failures.count) of \(controlRuns) runs")
         }
-        #expect(failures.isEmpty, "\(rule) · \(subject) failed \(failures.count) of \(controlRuns): \(failures.first ?? "")")
+        #expect(
+            failures.isEmpty,
+            "\(rule) · \(subject) failed \(failures.count) of \(controlRuns): \(failures.first ?? "")")
         return
     }
     var failed = 0
