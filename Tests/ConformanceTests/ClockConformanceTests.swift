@@ -147,7 +147,8 @@ func judgeControl(
         }
         if controlRuns > 1 {
             print(
-                "negative control: \(rule) · \(subject) (must not fail) failed \(failures.count) of \(controlRuns) runs")
+                "negative control: \(rule) · \(subject) (must not fail) failed \(failures.count) of \(controlRuns) runs"
+            )
         }
         #expect(
             failures.isEmpty,
