@@ -24,7 +24,7 @@ enum SerialRules {
             forced: "2 rounds in which a running task waits for the next one to start", trials: total,
             trial: "tasks from 4 threads that might overlap", round: floodRound),
         statement:
-            "Two tasks of one scheduler never run at the same time, whichever threads submitted them: a task that waits (300 ms, twice, with idle threads in Dispatch's pools; 1.5 s in the first round where they could not be made) for a second one to start sees it start only after it returned, and 100 000 tasks from 4 threads never overlap.",
+            "Two tasks of one scheduler never run at the same time, whichever threads submitted them: a task that waits (1.5 s at most, then 300 ms in a second round, with Dispatch's pools given idle threads first) for a second one to start sees it start only after it returned, and 100 000 tasks from 4 threads never overlap.",
         why:
             "A stream's operators keep their state without locks; two of its events delivered at once corrupt it. That is why RAC made every scheduler serial.",
         catches:
@@ -36,8 +36,8 @@ enum SerialRules {
         // proven) or the round's wait passes (exclusion believed). A scheduler that can overlap two tasks is caught
         // every round. On Linux libdispatch adds a thread for a blocked one only about once a second: with a 2-core
         // pool's threads taken, a concurrent queue started the second task after 0.89–0.92 s, and a control passed 1
-        // of 30 busy runs with 300 ms. So Dispatch's pools are given idle threads first (``SpareDispatchThreads``);
-        // where they could not be, the first round waits 1.5 s, over the monitor's tick, and the verdict says so.
+        // of 30 busy runs with 300 ms. So the first round waits 1.5 s, over the monitor's tick, and Dispatch's pools
+        // are given idle threads first (``SpareDispatchThreads``); where they could not be, the verdict says so.
         let forced = SpareDispatchThreads.forcedRounds()
         let waits = forced.waits
         for (round, wait) in zip(1..., waits) {

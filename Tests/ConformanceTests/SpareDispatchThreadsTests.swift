@@ -4,8 +4,8 @@ import Testing
 
 @testable import SchedulerConformance
 
-/// S1's forced rounds wait 300 ms only once Dispatch's pools have idle threads: a process that holds some of their
-/// threads must not let a "serial" scheduler that is really the global queue pass.
+/// S1's forced rounds give Dispatch's pools idle threads first: a process that holds some of their threads must not
+/// let a "serial" scheduler that is really the global queue pass.
 @Suite struct SpareDispatchThreadsTests {
     @Test func s1CatchesTheGlobalQueueWhileThePoolsAreTaken() {
         let released = Counter()

@@ -32,7 +32,7 @@ public enum ExecutorSubjectRules {
             forced: "2 rounds in which a running job waits for the other actor's job to start", trials: 800,
             trial: "actor calls from 4 tasks that might find another job inside"),
         statement:
-            "Jobs of two actors that share the executor never run at the same time: a job of one waits (300 ms, twice, with idle threads in Dispatch's pools; 1.5 s in the first round where they could not be made) for a job of the other to start and sees it start only after it returned, and 4 tasks calling both actors 200 times each never find two jobs inside.",
+            "Jobs of two actors that share the executor never run at the same time: a job of one waits (1.5 s at most, then 300 ms in a second round, with Dispatch's pools given idle threads first) for a job of the other to start and sees it start only after it returned, and 4 tasks calling both actors 200 times each never find two jobs inside.",
         why:
             "SE-0392 asks a serial executor for mutually exclusive, totally ordered jobs: actors that share one (an event loop's, a queue's) rely on it for their state, and the runtime keeps apart only one actor's own jobs.",
         catches:
