@@ -11,7 +11,9 @@ struct GlobalExecutorControl: Sendable, CustomTestStringConvertible {
 
     static var all: [GlobalExecutorControl] {
         PlantedGlobalDefect.allCases.flatMap { defect in
-            defect.mustFail.map { GlobalExecutorControl(defect: defect, rule: $0) }
+            defect.mustFail.filter { RuleID($0).map(controlRulesListed) ?? true }.map {
+                GlobalExecutorControl(defect: defect, rule: $0)
+            }
         }
     }
 }
