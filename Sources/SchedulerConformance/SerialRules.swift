@@ -24,7 +24,7 @@ enum SerialRules {
             forced: "2 rounds in which a running task waits for the next one to start", trials: total,
             trial: "tasks from 4 threads that might overlap", round: floodRound),
         statement:
-            "Two tasks of one scheduler never run at the same time, whichever threads submitted them: a task that waits (1.5 s at most, then 300 ms in a second round, with Dispatch's pools given idle threads first) for a second one to start sees it start only after it returned, and 100 000 tasks from 4 threads never overlap.",
+            "Two tasks of one scheduler never run at the same time, whichever threads submitted them: a task that waits for a second one to start, until it could have (Dispatch's global queues ran work queued after it, 300 ms at least), sees it start only after it returned, in 2 rounds, and 100 000 tasks from 4 threads never overlap.",
         why:
             "A stream's operators keep their state without locks; two of its events delivered at once corrupt it. That is why RAC made every scheduler serial.",
         catches:
@@ -33,35 +33,30 @@ enum SerialRules {
     ) { context in
         let scheduler = context.makeScheduler()
         // Forced: a first task waits until a second one, submitted once the first has started, starts too (overlap
-        // proven) or the round's wait passes (exclusion believed). A scheduler that can overlap two tasks is caught
-        // every round. On Linux libdispatch adds a thread for a blocked one only about once a second: with a 2-core
-        // pool's threads taken, a concurrent queue started the second task after 0.89–0.92 s, and a control passed 1
-        // of 30 busy runs with 300 ms. So the first round waits 1.5 s, over the monitor's tick, and Dispatch's pools
-        // are given idle threads first (``SpareDispatchThreads``); where they could not be, the verdict says so.
-        let forced = SpareDispatchThreads.forcedRounds()
-        let waits = forced.waits
-        for (round, wait) in zip(1..., waits) {
-            let firstStarted = Atomic<Bool>(false)
-            let secondStarted = Atomic<Bool>(false)
-            let overlapped = Atomic<Bool>(false)
+        // proven) or could have (``ForcedOverlapRound``: Dispatch's pools ran work queued after it). A scheduler
+        // that can overlap two tasks is caught every round.
+        var outcomes: [ForcedOverlapRound.Outcome?] = []
+        for number in 1...ForcedOverlapRound.rounds {
+            let round = ForcedOverlapRound()
+            let firstStarted = Counter()
             let ended = Counter()
             scheduler.schedule {
-                firstStarted.store(true, ordering: .releasing)
-                poll(upTo: wait) { secondStarted.load(ordering: .acquiring) }
-                if secondStarted.load(ordering: .acquiring) { overlapped.store(true, ordering: .releasing) }
+                firstStarted.increment()
+                round.hold()
                 ended.increment()
             }
-            try context.waitUntil("round \(round): the first task", on: scheduler) {
-                firstStarted.load(ordering: .acquiring)
-            }
+            try context.waitUntil("round \(number): the first task", on: scheduler) { firstStarted.value > 0 }
             scheduler.schedule {
-                secondStarted.store(true, ordering: .releasing)
+                round.secondStarts()
                 ended.increment()
             }
-            try context.waitUntil("round \(round): both tasks", on: scheduler) { ended.value == 2 }
+            round.secondSubmitted()
+            try context.waitUntil("round \(number): both tasks", on: scheduler) { ended.value == 2 }
             try require(
-                !overlapped.load(ordering: .acquiring),
-                "round \(round) of \(waits.count): a second task started while the first was still running")
+                round.outcome != .overlapped,
+                "round \(number) of \(ForcedOverlapRound.rounds): a second task started while the first was still running"
+            )
+            outcomes.append(round.outcome)
         }
         let inFlight = Counter()
         let overlaps = Counter()
@@ -75,7 +70,7 @@ enum SerialRules {
                 overlaps.value == 0,
                 "\(grouped(overlaps.value)) of \(grouped(tasks)) tasks started while another task was running")
         }
-        let rounds = forced.caveat.map { "\(waits.count) forced rounds (\($0))" } ?? "\(waits.count) forced rounds"
+        let rounds = "\(outcomes.count) forced rounds" + (ForcedOverlapRound.caveat(outcomes).map { " (\($0))" } ?? "")
         return "\(rounds); \(grouped(flooded)) tasks from \(producers) producers"
     }
 

@@ -29,10 +29,10 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
     /// The task the job running now belongs to or continues (0: none), set by the driving thread around each job.
     private let runningTask = Atomic<UInt64>(0)
     /// Task names by task id, learned when a task schedules work while it runs (nil: it has none).
-    private let names = Mutex<[UInt64: String?]>([:])
+    private let names = Locked<[UInt64: String?]>([:])
     /// The task that scheduled each timed closure from inside it (a sleep's wake-up), by the closure's node: what
     /// names a sleeper still waiting when the body returned. Timed closures only, so a step pays nothing for it.
-    private let sleepers = Mutex<[UInt: UInt64]>([:])
+    private let sleepers = Locked<[UInt: UInt64]>([:])
 
     public convenience init(
         name: String = "explorer", strategy: ExplorationStrategy = .firstInFirstOut, seed: UInt64 = 0

@@ -37,7 +37,7 @@ public struct Backend: Sendable {
     /// What this process wraps around every backend instance's lanes: nil, except in a process of the tool that
     /// plants a known slowdown to measure its own verdicts (`bench power`). Package access keeps it out of reach of
     /// a program that links the runtime; the tool sets it once, at start-up, before any backend runs.
-    package static let laneWrapper = Mutex<(@Sendable (LaneGroup, BackendID) -> LaneGroup)?>(nil)
+    package static let laneWrapper = Locked<(@Sendable (LaneGroup, BackendID) -> LaneGroup)?>(nil)
 
     public func has(_ required: Capabilities) -> Bool { capabilities.isSuperset(of: required) }
 

@@ -32,7 +32,7 @@ public enum ExecutorSubjectRules {
             forced: "2 rounds in which a running job waits for the other actor's job to start", trials: 800,
             trial: "actor calls from 4 tasks that might find another job inside"),
         statement:
-            "Jobs of two actors that share the executor never run at the same time: a job of one waits (1.5 s at most, then 300 ms in a second round, with Dispatch's pools given idle threads first) for a job of the other to start and sees it start only after it returned, and 4 tasks calling both actors 200 times each never find two jobs inside.",
+            "Jobs of two actors that share the executor never run at the same time: a job of one waits for a job of the other to start, until it could have (Dispatch's global queues ran work queued after it, 300 ms at least), and sees it start only after it returned, in 2 rounds, and 4 tasks calling both actors 200 times each never find two jobs inside.",
         why:
             "SE-0392 asks a serial executor for mutually exclusive, totally ordered jobs: actors that share one (an event loop's, a queue's) rely on it for their state, and the runtime keeps apart only one actor's own jobs.",
         catches:
@@ -44,39 +44,43 @@ public enum ExecutorSubjectRules {
         defer { kit.close() }
         let first = ActorOnExecutor(serial)
         let second = ActorOnExecutor(serial)
-        // Dispatch's pools are given idle threads first, or the first round covers libdispatch's thread monitor on
-        // Linux, which adds a thread for a blocked one about once a second (S1 says more).
-        let forced = await SpareDispatchThreads.forcedRounds()
-        for (round, wait) in zip(1..., forced.waits) {
+        // Forced as S1's rounds are (``ForcedOverlapRound``): the second actor's job is enqueued while this one
+        // runs, then gets until it could have started.
+        var outcomes: [ForcedOverlapRound.Outcome?] = []
+        for number in 1...ForcedOverlapRound.rounds {
+            // No submitting thread to tell: this check's own thread is a cooperative one, which a job may run on.
+            let round = ForcedOverlapRound(submitter: nil)
             let holding = Shared(false)
             let proberReady = Shared(false)
-            let secondStarted = Shared(false)
             let overlapped = Shared(false)
             let holder = kit.task {
                 await first.run { _ in
                     holding.update { $0 = true }
-                    // Forced: the second actor's job is enqueued while this one runs, then gets the round's wait to
-                    // start.
                     waitFor(proberReady, atMost: .seconds(10))
-                    waitFor(secondStarted, atMost: wait)
+                    // The prober enqueues its job right after it sets its flag, on the kit's thread, where nothing
+                    // shows when that call returned: 50 ms covers that, and the round's floor 300 ms more.
+                    usleep(50_000)
+                    round.secondSubmitted()
+                    round.hold()
                     holding.update { $0 = false }
                 }
             }
-            try await poll("round \(round): a job of the first actor to start", timeout: .seconds(10)) {
+            try await poll("round \(number): a job of the first actor to start", timeout: .seconds(10)) {
                 holding.value
             }
             let prober = kit.task {
                 proberReady.update { $0 = true }
                 await second.run { _ in
                     if holding.value { overlapped.update { $0 = true } }
-                    secondStarted.update { $0 = true }
+                    round.secondStarts()
                 }
             }
             await holder.value
             await prober.value
             try require(
-                !overlapped.value,
-                "round \(round): a job of the second actor started while a job of the first was running")
+                !overlapped.value && round.outcome != .overlapped,
+                "round \(number): a job of the second actor started while a job of the first was running")
+            outcomes.append(round.outcome)
         }
         let inside = Counter()
         let overlaps = Counter()
@@ -92,7 +96,7 @@ public enum ExecutorSubjectRules {
         }
         for caller in callers { await caller.value }
         try require(overlaps.value == 0, "two jobs were inside at once \(grouped(overlaps.value)) times")
-        return forced.caveat ?? ""
+        return ForcedOverlapRound.caveat(outcomes) ?? ""
     }
 
     static let fifo = ConformanceRule.executor(

@@ -1,0 +1,68 @@
+import Dispatch
+import Foundation
+import SchedulerKit
+import Testing
+
+@testable import SchedulerConformance
+
+/// S1's forced rounds wait until Dispatch's pools could have started the second task, not a fixed time: a process
+/// that holds the pools' threads must not let a "serial" scheduler that is really the global queue pass.
+@Suite struct ForcedOverlapRoundTests {
+    /// Two blocks that sleep on each of three pools for the whole check (this machine's pools start 2 wide): a
+    /// second task on the global queue gets a thread only when libdispatch's monitor adds one, after a second or more.
+    private static func holdingPools(_ body: () -> Void) {
+        let released = Counter()
+        let holding = Counter()
+        for qos in [DispatchQoS.QoSClass.default, .userInitiated, .utility] {
+            for _ in 0..<2 {
+                DispatchQueue.global(qos: qos).async {
+                    holding.increment()
+                    while released.value == 0 { usleep(1_000) }
+                }
+            }
+        }
+        defer { released.increment() }
+        body()
+    }
+
+    @Test func s1CatchesTheGlobalQueueWhileThePoolsAreTaken() {
+        Self.holdingPools {
+            let result = ConformanceBackend(name: "global queue posing as serial") { GlobalQueueAsSerialScheduler() }
+                .evaluate(SerialRules.exclusion)
+            guard case .failed(let detail) = result.outcome else {
+                Issue.record("S1 passed a scheduler that runs tasks on the global queue: \(result)")
+                return
+            }
+            #expect(detail.contains("a second task started while the first was still running"))
+        }
+    }
+
+    @Test func aSerialQueueIsApartWhileThePoolsAreTaken() {
+        Self.holdingPools {
+            let result = ConformanceBackend(name: "dispatch serial queue") { DispatchQueueScheduler(name: "rounds") }
+                .evaluate(SerialRules.exclusion)
+            guard case .passed(let note) = result.outcome else {
+                Issue.record("S1 failed a Dispatch serial queue: \(result)")
+                return
+            }
+            // Its queue targets an overcommitting pool, which gets a thread at once: the rounds were forced.
+            #expect(note.hasPrefix("2 forced rounds;"), "\(note)")
+        }
+    }
+
+    /// A task run inline on the submitting thread cannot be overlapped by a second one that thread submits: the
+    /// round says so at once, rather than waiting for pools that have nothing to do with it.
+    @Test func aRoundOnTheSubmittingThreadIsVacuous() {
+        let round = ForcedOverlapRound()
+        round.hold()
+        #expect(round.outcome == .vacuous)
+        #expect(ForcedOverlapRound.caveat([.apart, .vacuous])?.contains("nothing could overlap") == true)
+    }
+
+    @Test func aRoundEndsApartOnceThePoolsRanItsMark() {
+        let round = ForcedOverlapRound(submitter: nil)
+        round.secondSubmitted()
+        round.hold()
+        #expect(round.outcome == .apart)
+    }
+}
