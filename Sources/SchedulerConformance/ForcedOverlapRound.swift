@@ -11,7 +11,8 @@ import Foundation
 /// were queued, so the round instead waits until a block queued on each global queue *after* the second task has run
 /// (``DispatchPoolMark``): a second task that went to one of those pools has then been taken off it. The round lasts
 /// ``floor`` at least, for a scheduler with threads of its own to start one, and ``grace`` after the marks ran, for a
-/// task taken off a queue just before them to reach its first line.
+/// task taken off a queue just before them to reach its first line on a loaded machine (where the marks run at once,
+/// the floor covers the grace: it costs nothing then).
 final class ForcedOverlapRound: Sendable {
     enum Outcome: Sendable, Equatable {
         /// The second task started while the first was held.
@@ -28,7 +29,7 @@ final class ForcedOverlapRound: Sendable {
 
     static let rounds = 2
     static let floor = Duration.milliseconds(300)
-    static let grace = Duration.milliseconds(100)
+    static let grace = Duration.milliseconds(250)
     static let limit = Duration.seconds(10)
 
     private let submitter: pthread_t?

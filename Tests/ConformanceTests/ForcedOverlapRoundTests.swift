@@ -45,8 +45,9 @@ import Testing
                 Issue.record("S1 failed a Dispatch serial queue: \(result)")
                 return
             }
-            // Its queue targets an overcommitting pool, which gets a thread at once: the rounds were forced.
-            #expect(note.hasPrefix("2 forced rounds;"), "\(note)")
+            // Its task runs on a thread of its own, never the submitting one. (Whether the held pools ran the marks
+            // within the round's limit is the load's: the verdict may say they did not.)
+            #expect(!note.contains("nothing could overlap"), "\(note)")
         }
     }
 

@@ -22,10 +22,16 @@ enum ProgramRules {
     /// is the scheduler's.
     static let realTimeReplays = 20
 
+    /// The programs of a run, and whether they are one program replayed (the verdict says which).
+    struct Drawn {
+        let programs: [SchedulerProgram]
+        let replayed: Bool
+    }
+
     /// The programs of a run: fresh ones drawn from a fresh seed; or, to replay, the program
     /// `SCHEDULERKIT_PROGRAM` writes (``SchedulerProgram/code``) or the one `SCHEDULERKIT_PROGRAM_SEED` draws, once on
     /// virtual time and up to ``realTimeReplays`` times on real time.
-    static func programs(_ shape: ProgramShape) throws -> [SchedulerProgram] {
+    static func programs(_ shape: ProgramShape) throws -> Drawn {
         let environment = ProcessInfo.processInfo.environment
         let replays = shape.virtual ? 1 : realTimeReplays
         if let text = environment["SCHEDULERKIT_PROGRAM"] {
@@ -34,7 +40,7 @@ enum ProgramRules {
                     "SCHEDULERKIT_PROGRAM=\(text) is not a program: give the code a failure printed (such as s1,n2:1), or unset it"
                 )
             }
-            return Array(repeating: program, count: replays)
+            return Drawn(programs: Array(repeating: program, count: replays), replayed: true)
         }
         if let text = environment["SCHEDULERKIT_PROGRAM_SEED"] {
             let digits = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text
@@ -43,12 +49,14 @@ enum ProgramRules {
                     "SCHEDULERKIT_PROGRAM_SEED=\(text) is not a seed: give the hex seed a failure printed (0x…), or unset it"
                 )
             }
-            return Array(repeating: SchedulerProgram.random(seed: seed, shape: shape), count: replays)
+            let program = SchedulerProgram.random(seed: seed, shape: shape)
+            return Drawn(programs: Array(repeating: program, count: replays), replayed: true)
         }
         let base = UInt64.random(in: 0...UInt64.max)
-        return (0..<budget(virtual: shape.virtual)).map {
+        let fresh = (0..<budget(virtual: shape.virtual)).map {
             SchedulerProgram.random(seed: SplitMix64.scheduleSeed(base, index: $0), shape: shape)
         }
+        return Drawn(programs: fresh, replayed: false)
     }
 
     static let schedulerPrograms = ConformanceRule(
@@ -64,14 +72,12 @@ enum ProgramRules {
         excludes: []
     ) { context in
         let search = search(for: context.backend) { context.makeScheduler() }
-        let programs = try programs(search.shape)
-        let environment = ProcessInfo.processInfo.environment
-        let isReplay = environment["SCHEDULERKIT_PROGRAM"] != nil || environment["SCHEDULERKIT_PROGRAM_SEED"] != nil
+        let drawn = try programs(search.shape)
         do {
-            let steps = try search.search(programs)
-            context.ran(programs.count)
-            let what = isReplay ? "runs of the one program replayed" : "random programs"
-            return "\(programs.count) \(what) (\(steps) operations) kept every promise of the model"
+            let steps = try search.search(drawn.programs)
+            context.ran(drawn.programs.count)
+            let what = drawn.replayed ? "runs of the one program replayed" : "random programs"
+            return "\(drawn.programs.count) \(what) (\(steps) operations) kept every promise of the model"
         } catch let failure as ProgramSearch.Failure {
             throw RuleFailure(failure.message)
         }
