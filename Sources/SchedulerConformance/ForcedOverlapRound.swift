@@ -30,7 +30,7 @@ final class ForcedOverlapRound: Sendable {
     static let rounds = 2
     static let floor = Duration.milliseconds(300)
     static let grace = Duration.milliseconds(250)
-    static let limit = Duration.seconds(10)
+    static let limit = Duration.seconds(20)
 
     private let submitter: pthread_t?
     private let mark = Shared<DispatchPoolMark?>(nil)

@@ -7,7 +7,9 @@ import Testing
 
 /// S1's forced rounds wait until Dispatch's pools could have started the second task, not a fixed time: a process
 /// that holds the pools' threads must not let a "serial" scheduler that is really the global queue pass.
-@Suite struct ForcedOverlapRoundTests {
+///
+/// Serialized: the two checks that hold pool threads would otherwise hold twice as many, and starve each other.
+@Suite(.serialized) struct ForcedOverlapRoundTests {
     /// Two blocks that sleep on each of three pools for the whole check (this machine's pools start 2 wide): a
     /// second task on the global queue gets a thread only when libdispatch's monitor adds one, after a second or more.
     private static func holdingPools(_ body: () -> Void) {
@@ -29,11 +31,16 @@ import Testing
         Self.holdingPools {
             let result = ConformanceBackend(name: "global queue posing as serial") { GlobalQueueAsSerialScheduler() }
                 .evaluate(SerialRules.exclusion)
-            guard case .failed(let detail) = result.outcome else {
+            switch result.outcome {
+            case .failed(let detail):
+                #expect(detail.contains("a second task started while the first was still running"))
+            case .passed(let note) where note.contains("ran nothing queued after the second task"):
+                // The process's load gave the pools no thread within the round's limit, and the verdict says so:
+                // what the rule promises then. Silence would be the defect.
+                break
+            default:
                 Issue.record("S1 passed a scheduler that runs tasks on the global queue: \(result)")
-                return
             }
-            #expect(detail.contains("a second task started while the first was still running"))
         }
     }
 
@@ -60,10 +67,12 @@ import Testing
         #expect(ForcedOverlapRound.caveat([.apart, .vacuous])?.contains("nothing could overlap") == true)
     }
 
-    @Test func aRoundEndsApartOnceThePoolsRanItsMark() {
-        let round = ForcedOverlapRound(submitter: nil)
-        round.secondSubmitted()
-        round.hold()
-        #expect(round.outcome == .apart)
+    @Test func aMarkCatchesUpOnlyOnceItsBlocksRanAndItsFloorPassed() {
+        let mark = DispatchPoolMark()
+        #expect(!mark.caughtUp(floor: .seconds(3_600), grace: .zero))
+        // A generous bound: the blocks need a thread of each pool, which a loaded process gives late.
+        poll(upTo: .seconds(60)) { mark.caughtUp(floor: .zero, grace: .zero) }
+        #expect(mark.caughtUp(floor: .zero, grace: .zero))
+        #expect(!mark.caughtUp(floor: .zero, grace: .seconds(3_600)))
     }
 }
