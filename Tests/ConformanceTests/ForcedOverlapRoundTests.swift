@@ -33,7 +33,8 @@ import Testing
                 .evaluate(SerialRules.exclusion)
             switch result.outcome {
             case .failed(let detail):
-                #expect(detail.contains("a second task started while the first was still running"))
+                // A forced round's overlap, or, where a loaded process starved the rounds, the flood's.
+                #expect(detail.contains("started while"), "\(detail)")
             case .passed(let note) where note.contains("ran nothing queued after the second task"):
                 // The process's load gave the pools no thread within the round's limit, and the verdict says so:
                 // what the rule promises then. Silence would be the defect.
