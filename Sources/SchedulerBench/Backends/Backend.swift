@@ -1,7 +1,6 @@
 import Foundation
 import SchedulerConformance
 import SchedulerKit
-import Synchronization
 
 /// A backend under test, or a raw primitive measured beside them (a reference row).
 public struct Backend: Sendable {
