@@ -106,6 +106,12 @@ public final class ThreadPool: Sendable {
             !isGlobalExecutor,
             "ThreadPool.shutdown(): \(name) is Swift's global executor; every task would stop. Call unsafeUninstallAsGlobalExecutor() first"
         )
+        if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+            precondition(
+                !isDefaultExecutor,
+                "ThreadPool.shutdown(): \(name) is Swift's default executor for the rest of the process; every task would stop"
+            )
+        }
         core.shutdown()
     }
 

@@ -20,9 +20,15 @@ public struct GlobalExecutorChoice: Sendable, CustomStringConvertible {
     /// A `ThreadPool` as wide as the machine, by the hook.
     public static let pool = GlobalExecutorChoice(id: "pool", subject: .threadPool)
 
-    /// Every choice: Swift's own, the pool's, then the peers' whose traits are enabled (SwiftNIO's takeover: `nio`).
+    /// A `ThreadPool` as wide as the machine, by the executor factory (sleeps on its timers too).
+    @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+    public static let poolByFactory = GlobalExecutorChoice(id: "pool-factory", subject: .threadPoolByFactory)
+
+    /// Every choice: Swift's own, the pool's by the hook and by the factory, then the peers' whose traits are enabled
+    /// (SwiftNIO's takeover: `nio`).
     public static var all: [GlobalExecutorChoice] {
         var all = [dispatch, pool]
+        if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) { all.append(poolByFactory) }
         #if NIO
             all.append(GlobalExecutorChoice(id: "nio", subject: .nioTakeover))
         #endif

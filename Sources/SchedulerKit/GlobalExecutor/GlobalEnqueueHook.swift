@@ -99,6 +99,9 @@ import Synchronization
         }
     }
 
+    /// Whether any replacement is installed (a pool that took the global executor over).
+    static var hasReplacement: Bool { replacement.load(ordering: .acquiring) != 0 }
+
     /// Whether `replacement` is the one installed.
     static func isInstalled(_ replacement: GlobalJobReplacement) -> Bool {
         state.withLock { $0.replacement === replacement }

@@ -4,8 +4,9 @@ extension ThreadPool {
     /// call, and the resumptions of continuations, sleeps and yields — runs on the pool's threads from then on, as
     /// tasks of one concurrent scheduler as wide as the pool, beside the pool's own schedulers. Returns false, and
     /// changes nothing, where the runtime has no global-enqueue hook, or where the global executor is already taken
-    /// over (by another pool, or by someone else's hook, such as SwiftNIO's
-    /// `unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor`).
+    /// over (by another pool, by someone else's hook, such as SwiftNIO's
+    /// `unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor`, or by a pool made the default
+    /// executor, ``unsafeInstallAsDefaultExecutor()``).
     ///
     /// A job runs as Swift's global executor runs it: with no isolation and no executor of its own, so the runtime
     /// moves a task onto an idle default actor, and back, in place on the same thread.
@@ -20,7 +21,11 @@ extension ThreadPool {
     /// global executor (``shutdown()`` traps): every task waiting to run would be lost.
     @discardableResult
     public func unsafeInstallAsGlobalExecutor() -> Bool {
-        globalJobs.withLock { installed in
+        if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+            // A pool made the default executor by the factory gets every global job; a hook would take them first.
+            guard PoolExecutorFactory.installed.withLock({ $0 == nil }) else { return false }
+        }
+        return globalJobs.withLock { installed in
             guard installed == nil else { return GlobalEnqueueHook.isInstalled(installed!) }
             let scheduler = makeConcurrentScheduler(name: "\(name)-global-executor")
             let core = self.core
