@@ -38,7 +38,8 @@ extension GlobalExecutorSubject {
     @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
     public static let threadPoolByFactory = GlobalExecutorSubject(
         name: "ThreadPool as the default executor",
-        summary: "a ThreadPool as wide as the machine, made the default executor with unsafeInstallAsDefaultExecutor() (the executor factory; sleeps on the pool's timers)",
+        summary:
+            "a ThreadPool as wide as the machine, made the default executor with unsafeInstallAsDefaultExecutor() (the executor factory; sleeps on the pool's timers)",
         isOwnThread: { Schedulers.current?.name == "\(factoryPoolName)-default-executor" }
     ) {
         ThreadPool(name: factoryPoolName).unsafeInstallAsDefaultExecutor()

@@ -2,9 +2,11 @@ import Dispatch
 import Foundation
 import SchedulerKit
 import Synchronization
+@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
 /// Global executors with one planted defect each, installed through the runtime's global-enqueue hook as SwiftNIO's
-/// takeover is; every job they do not mishandle goes to Swift's own executor. Each is installed in a child process of
+/// takeover is (one, whose defect is in its sleeps, through the executor factory, which alone hands an executor the
+/// sleeps); every job they do not mishandle goes to Swift's own executor. Each is installed in a child process of
 /// its own (an exit test), since the hook is the whole process's.
 enum PlantedGlobalDefect: String, Codable, Sendable, CaseIterable {
     /// Keeps each job until the next one arrives, then hands the kept one on: a hand-off that forgets to wake a
@@ -24,6 +26,9 @@ enum PlantedGlobalDefect: String, Codable, Sendable, CaseIterable {
     /// Takes every job and runs none: a subject that never answers. Every rule must fail with its own finding, within
     /// its deadline.
     case dropsEveryJob
+    /// Made the default executor by the executor factory, it wakes each sleeper after half its delay (a deadline
+    /// read against the wrong clock, or a delay halved by a unit mistake).
+    case wakesSleepersEarly
 
     /// The rules it must fail.
     var mustFail: [RuleIDText] {
@@ -35,6 +40,7 @@ enum PlantedGlobalDefect: String, Codable, Sendable, CaseIterable {
         case .doesNotTakeOver: ["GE1"]
         case .keepsNewJobsOnTheirThread: ["GE6"]
         case .dropsEveryJob: ["GE1", "GE2", "GE3", "GE4", "GE5", "GE6"]
+        case .wakesSleepersEarly: ["GE3"]
         }
     }
 }
@@ -76,7 +82,7 @@ enum PlantedGlobalExecutor {
             busy.store(false, ordering: .releasing)
         case .runsInline:
             job.runSynchronously(on: generic)
-        case .doesNotTakeOver:
+        case .doesNotTakeOver, .wakesSleepersEarly:
             original(job)
         case .dropsEveryJob:
             return
@@ -112,7 +118,41 @@ enum PlantedGlobalExecutor {
     static func install(_ defect: PlantedGlobalDefect) {
         self.defect = defect
         guard defect != .doesNotTakeOver else { return }
+        if defect == .wakesSleepersEarly {
+            return _createExecutors(factory: EarlyWakingFactory.self)
+        }
         let variable = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook")!
         variable.assumingMemoryBound(to: Hook?.self).pointee = hook
+    }
+}
+
+/// The executor factory of ``PlantedGlobalDefect/wakesSleepersEarly``: Dispatch's global queue for jobs, half of
+/// every delay for sleeps.
+enum EarlyWakingFactory: ExecutorFactory {
+    static var mainExecutor: any MainExecutor { PlatformExecutorFactory.mainExecutor }
+    static var defaultExecutor: any TaskExecutor { executor }
+    private static let executor = EarlyWakingExecutor()
+}
+
+// @unchecked Sendable: no state.
+final class EarlyWakingExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
+    private static let generic = unsafeBitCast((0, 0), to: UnownedSerialExecutor.self)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        DispatchQueue.global().async { job.runSynchronously(on: Self.generic) }
+    }
+
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+        enqueue(job, at: clock.now.advanced(by: delay), tolerance: tolerance, clock: clock)
+    }
+
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+        let job = UnownedJob(job)
+        let delay = (clock.now.duration(to: instant) as? Duration) ?? .zero
+        let half =
+            DispatchTime.now() + .nanoseconds(Int(delay.components.seconds * 500_000_000))
+            + .nanoseconds(Int(delay.components.attoseconds / 2_000_000_000))
+        DispatchQueue.global().asyncAfter(deadline: half) { job.runSynchronously(on: Self.generic) }
     }
 }
