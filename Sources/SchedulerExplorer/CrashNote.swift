@@ -163,7 +163,8 @@ private struct SignalSafeWriter {
     }
 
     mutating func note(_ slot: CrashNote.Slot, signal: Int32) {
-        text("\nexplorer: the process is dying of signal ")
+        text("\n")
+        text(CrashNoteText.dying)
         number(Int64(signal))
         text(" in schedule ")
         number(slot.index)
@@ -182,7 +183,9 @@ private struct SignalSafeWriter {
         } else {
             replayLine(slot)
         }
-        text("\nexplorer: its last steps:\n")
+        text("\n")
+        text(CrashNoteText.lastSteps)
+        text("\n")
         let first = max(0, slot.recorded - Int64(CrashNote.ringSize))
         if first > 0 {
             text("  … ")

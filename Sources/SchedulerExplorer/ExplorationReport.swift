@@ -75,6 +75,9 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
         /// A job reached the exploration from another thread (a Dispatch callback, `Task.sleep` on
         /// `ContinuousClock`, a task that does not prefer the exploration's executor), from where it came.
         case outside(String)
+        /// The process died of `signal` in this schedule (a trap such as a continuation resumed twice, an abort, a
+        /// fault): read back from the crash note a child process printed (``init(crashNote:)``).
+        case crashed(signal: Int32)
     }
 
     public let kind: Kind
@@ -100,6 +103,8 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
         case .outside(let place):
             "a job reached the exploration from \(place), outside it: make its source run on the exploration "
                 + "(taskExecutor, clock) or allow it by name in ExplorationSettings.allowedOutside"
+        case .crashed(let signal):
+            "the process died of signal \(signal) (a trap, an abort or a fault); replay it in a child process too"
         }
     }
 

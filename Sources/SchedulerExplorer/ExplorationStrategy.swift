@@ -209,6 +209,12 @@ package struct SplitMix64 {
     /// A seed as it is printed and read back (`0x9A23C3A0FFEDFE9`): by the explorer's failures and the kit's M1.
     package static func text(_ seed: UInt64) -> String { "0x" + String(seed, radix: 16, uppercase: true) }
 
+    /// A seed written by ``text(_:)`` (or the crash note), read back; nil if it is not one.
+    package static func parse(_ text: String) -> UInt64? {
+        guard text.hasPrefix("0x") else { return nil }
+        return UInt64(text.dropFirst(2), radix: 16)
+    }
+
     /// The seed of schedule `index` of an exploration seeded with `seed`: each schedule replays alone.
     package static func scheduleSeed(_ seed: UInt64, index: Int) -> UInt64 {
         var generator = SplitMix64(seed: seed &+ UInt64(index) &* 0xD1B5_4A32_D192_ED03)

@@ -37,4 +37,54 @@ import Testing
         #expect(stderr.contains("in schedule 2 of 3"), "\(stderr)")
         #expect(stderr.contains("strategy: .pct(depth: 2, steps: 10))"), "\(stderr)")
     }
+
+    /// The seed of schedule 4 of an exploration seeded with 11.
+    static let crashingSeed = SplitMix64.scheduleSeed(11, index: 4)
+
+    /// The body of `aCrashInAChildIsAFailureWhoseSeedReplays`: a double resume in the schedule of `crashingSeed` only
+    /// (schedule 4 of the exploration, and its replay).
+    static func doubleResumeInScheduleFour(_ exploration: Exploration) async {
+        async let other: Void = Task.yield()
+        await Task.yield()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            continuation.resume()
+            if exploration.seed == crashingSeed { continuation.resume() }  // the runtime traps: resumed twice
+        }
+        await other
+    }
+
+    /// Schedules run in a child process on request: the parent lives on, reads the child's crash note back as a
+    /// failure of kind `.crashed`, and its seed, replayed in another child, dies the same way in the same schedule.
+    @Test func aCrashInAChildIsAFailureWhoseSeedReplays() async throws {
+        let child = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = await explore(schedules: 10, strategy: .pct(depth: 2, steps: 20), seed: 11) {
+                await CrashNoteTests.doubleResumeInScheduleFour($0)
+            }
+        }
+        let note = String(decoding: try #require(child).standardErrorContent, as: UTF8.self)
+        let failure = try #require(ExplorationFailure(crashNote: note), "no crash note in: \(note)")
+        #expect(failure.kind == .crashed(signal: SIGILL) || failure.kind == .crashed(signal: SIGTRAP), "\(failure)")
+        #expect(failure.schedule == 4 && failure.of == 10, "\(failure)")
+        #expect(failure.strategy == .pct(depth: 2, steps: 20), "\(failure)")
+        #expect(failure.trace.contains(" t1 task"), "\(failure.trace)")
+        #expect(failure.description.contains("replay it: replay(seed: \(SplitMix64.text(failure.seed))"), "\(failure)")
+
+        let replayed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            [seed = failure.seed as UInt64] in
+            _ = await replay(seed: seed, strategy: .pct(depth: 2, steps: 20)) {
+                await CrashNoteTests.doubleResumeInScheduleFour($0)
+            }
+        }
+        let again = ExplorationFailure(
+            crashNote: String(decoding: try #require(replayed).standardErrorContent, as: UTF8.self))
+        // The same seed, the same steps: the replay's trace is the crashed schedule's, line for line.
+        #expect(again?.seed == failure.seed && again?.trace == failure.trace, "\(String(describing: again))")
+        #expect(again?.schedule == 0 && again?.of == 1, "a replay is schedule 0 of 1: \(String(describing: again))")
+    }
+
+    @Test func outputWithoutACrashNoteIsNoFailure() {
+        #expect(ExplorationFailure(crashNote: "") == nil)
+        #expect(ExplorationFailure(crashNote: "Fatal error: something else\n") == nil)
+        #expect(ExplorationFailure(crashNote: "explorer: the process is dying of signal x in schedule") == nil)
+    }
 }
