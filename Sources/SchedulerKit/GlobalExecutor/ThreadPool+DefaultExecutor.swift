@@ -8,9 +8,9 @@ extension ThreadPool {
     /// timers wake, on its threads. `Task.defaultExecutor` is then the pool's. The main actor stays the platform's.
     ///
     /// Returns false, and changes nothing, where this pool or another already took Swift's global jobs over by the
-    /// hook (the hook would see every job first), or where a default executor was already made by a factory. The
-    /// runtime's factory cannot be undone: the pool stays the default executor, and alive, for the rest of the
-    /// process, and must not be shut down (``shutdown()`` traps).
+    /// hook (the hook would see every job first), or where a pool was already made the default executor this way.
+    /// There is no uninstall: the runtime takes a factory through one unsynchronised write, so the pool stays the
+    /// default executor, and alive, for the rest of the process, and must not be shut down (``shutdown()`` traps).
     ///
     /// Unsafe and experimental: the interface is a pitch's, not a promise, and the runtime reads the executors it is
     /// given without synchronisation. Call it first thing in `main.swift`, from one thread, before any task starts;
