@@ -13,7 +13,7 @@ extension ExplorationFailure {
         guard let dying = lines.lastIndex(where: { $0.hasPrefix(dyingText) }) else { return nil }
         let words = lines[dying].dropFirst(dyingText.count).split(separator: " ").map(String.init)
         // "4 in schedule 0 of 10 (seed 0x63CBE1E459320DD7"
-        guard words.count >= 7, let signal = Int32(words[0]), let index = Int(words[3]), let of = Int(words[5]),
+        guard words.count >= 8, let signal = Int32(words[0]), let index = Int(words[3]), let of = Int(words[5]),
             let seed = SplitMix64.parse(words[7].trimmingCharacters(in: [")"]))
         else { return nil }
         guard dying + 1 < lines.count, let strategy = Self.strategy(inReplayLine: lines[dying + 1]) else { return nil }

@@ -1,3 +1,4 @@
+import Foundation
 import SchedulerExplorer
 import Testing
 
@@ -16,6 +17,36 @@ import Testing
         }
         #expect(report.failure == nil, "\(report)")
     }
+}
+
+/// Docs/Exploring.md, "Schedules in a child process, on request": the exploration runs in an exit test, and the
+/// parent reads a crash back as a failure. This scenario never crashes, so the child exits 0 and no note comes back.
+@Suite struct CrashInAChildSnippet {
+    @Test func anExplorationInAChildProcess() async {
+        // snippet: schedules in a child process
+        let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let report = await explore(schedules: 1_000, strategy: .random) { _ in try await scenario() }
+            if report.failure != nil { exit(1) }  // a failure that did not crash: replay it in the parent
+        }
+        let note = child.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        if let crash = ExplorationFailure(crashNote: note) {
+            Issue.record("\(crash)")  // "schedule 4 of 1000 failed (random, seed 0x…): the process died of signal 4 …"
+        }
+    }
+}
+
+/// What `CrashInAChildSnippet` explores: two increments of one actor's counter.
+func scenario() async throws {
+    let counter = Counter()
+    async let a: Void = counter.increment()
+    async let b: Void = counter.increment()
+    _ = await (a, b)
+    try check(await counter.value == 2, "lost an increment")
+}
+
+private actor Counter {
+    var value = 0
+    func increment() { value += 1 }
 }
 
 /// Docs/Exploring.md, "Code that sleeps": a retry with back-off that takes its clock, so the exploration's virtual

@@ -86,5 +86,9 @@ import Testing
         #expect(ExplorationFailure(crashNote: "") == nil)
         #expect(ExplorationFailure(crashNote: "Fatal error: something else\n") == nil)
         #expect(ExplorationFailure(crashNote: "explorer: the process is dying of signal x in schedule") == nil)
+        // Cut off right after "(seed": an outside review found the parser read past the words it had.
+        #expect(
+            ExplorationFailure(crashNote: "explorer: the process is dying of signal 4 in schedule 0 of 10 (seed") == nil
+        )
     }
 }
