@@ -88,6 +88,13 @@ final class ThreadPoolCore: @unchecked Sendable {
         if scheduler.pushGlobalJob(job) { makeReady(.concurrent(scheduler)) }
     }
 
+    /// How many timers the pool holds now (tests: a sleep of the default executor waits on one of these).
+    var timerCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return timers.count
+    }
+
     /// Before work that is due already: the timers that came due earlier go first.
     func queueDueTimers() {
         lock.lock()

@@ -66,7 +66,11 @@ import Testing
         #expect(failure.kind == .crashed(signal: SIGILL) || failure.kind == .crashed(signal: SIGTRAP), "\(failure)")
         #expect(failure.schedule == 4 && failure.of == 10, "\(failure)")
         #expect(failure.strategy == .pct(depth: 2, steps: 20), "\(failure)")
-        #expect(failure.trace.contains(" t1 task"), "\(failure.trace)")
+        // Every step the note printed, the last one (the step that crashed) included.
+        let printedSteps = note.split(separator: "\n").drop { !$0.hasPrefix("explorer: its last steps:") }.dropFirst()
+            .prefix { $0.hasPrefix("  ") }.map(String.init)
+        #expect(
+            !printedSteps.isEmpty && failure.trace.split(separator: "\n").map(String.init) == printedSteps, "\(note)")
         #expect(failure.description.contains("replay it: replay(seed: \(SplitMix64.text(failure.seed))"), "\(failure)")
 
         let replayed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

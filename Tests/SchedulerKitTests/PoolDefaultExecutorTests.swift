@@ -1,6 +1,7 @@
 import Foundation
-import SchedulerKit
 import Testing
+
+@testable import SchedulerKit
 
 /// A pool made Swift's default executor by the runtime's executor factory (`ThreadPool.unsafeInstallAsDefaultExecutor()`).
 /// The factory cannot be undone, so each check runs in a child process of its own, and reports as
@@ -28,23 +29,27 @@ import Testing
         check(await Task.detached { onPool() }.value, "Task.detached ran off the pool")
         check(await Task { await DefaultProbe().onPool() }.value, "a default actor's method ran off the pool")
 
-        // Sleeps on each clock of the standard library: never early, woken on the pool.
-        let sleeps = await Task { () -> [String] in
-            var wrong: [String] = []
-            for clock in ["Task.sleep", "ContinuousClock", "SuspendingClock"] {
+        // Sleeps on each clock of the standard library: held by the pool's timers, never early, woken on the pool.
+        // One of a second and more too: a delay's whole seconds and its fraction are two fields.
+        for (clock, nap) in [
+            ("Task.sleep", Duration.milliseconds(300)), ("ContinuousClock", .milliseconds(300)),
+            ("SuspendingClock", .milliseconds(300)), ("Task.sleep", .milliseconds(1_200)),
+        ] {
+            let sleeper = Task { () -> (Duration, Bool) in
                 let start = ContinuousClock.now
                 switch clock {
-                case "Task.sleep": try? await Task.sleep(for: .milliseconds(30))
-                case "ContinuousClock": try? await ContinuousClock().sleep(for: .milliseconds(30))
-                default: try? await SuspendingClock().sleep(for: .milliseconds(30))
+                case "Task.sleep": try? await Task.sleep(for: nap)
+                case "ContinuousClock": try? await ContinuousClock().sleep(for: nap)
+                default: try? await SuspendingClock().sleep(for: nap)
                 }
-                let slept = ContinuousClock.now - start
-                if slept < .milliseconds(30) { wrong.append("\(clock) woke after \(slept), before its 30 ms") }
-                if !onPool() { wrong.append("\(clock) woke off the pool") }
+                return (ContinuousClock.now - start, onPool())
             }
-            return wrong
-        }.value
-        for message in sleeps { check(false, message) }
+            let held = Self.poll(upTo: .milliseconds(250)) { pool.core.timerCount > 0 }
+            let (slept, wokeOnPool) = await sleeper.value
+            check(held, "a \(clock) sleep of \(nap) was not held by the pool's timers")
+            check(slept >= nap, "\(clock) woke after \(slept), before its \(nap)")
+            check(wokeOnPool, "\(clock) woke off the pool")
+        }
 
         // A cancelled long sleep ends at its cancel, not at its deadline.
         let sleeper = Task { () -> Bool in
@@ -67,6 +72,18 @@ import Testing
             precondition(pool.unsafeInstallAsDefaultExecutor())
             pool.shutdown()
         }
+    }
+}
+
+extension PoolDefaultExecutorTests {
+    /// Looks at `condition` every millisecond for up to `timeout`; whether it held.
+    static func poll(upTo timeout: Duration, _ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            if ContinuousClock.now > deadline { return false }
+            usleep(1_000)
+        }
+        return true
     }
 }
 
