@@ -42,11 +42,3 @@ extension ExplorationFailure {
         return nil
     }
 }
-
-/// The fixed words of a crash note that ``ExplorationFailure/init(crashNote:)`` finds its lines by.
-/// The signal handler writes these very words. Computed, not stored: a stored global is initialised lazily, through
-/// a lock a signal handler must not take.
-enum CrashNoteText {
-    static var dying: StaticString { "explorer: the process is dying of signal " }
-    static var lastSteps: StaticString { "explorer: its last steps:" }
-}
