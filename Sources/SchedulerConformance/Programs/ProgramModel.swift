@@ -99,8 +99,11 @@ struct ProgramModel: Sendable {
                         ? .init(rule: nil, text: "repeating \(task) never ticked, and nothing cancelled it")
                         : .init(rule: .c2, text: "cancel() of repeating \(task) returned false, yet it never ticked"))
             }
+            // A true cancel that began before the task's own cancel returned raced it, and may have won: the own
+            // cancel's false is then the truth (seen on NIO's loop: the check's cancel took the handle while tick 1
+            // was cancelling itself).
             if let own = answered.first(where: { $0.by == task }), own.result == false,
-                !trueCancels.contains(where: { $0.sequence < own.sequence })
+                !trueCancels.contains(where: { $0.callSequence < own.sequence })
             {
                 found.append(.init(rule: .c6, text: "cancel() of \(task) from inside its own tick returned false"))
             }
