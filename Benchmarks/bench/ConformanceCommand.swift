@@ -22,9 +22,13 @@ struct ConformanceCommand: ParsableCommand {
     @Option(
         name: .long,
         help:
-            "The page of every rule with why it matters and what it catches (written when every rule runs on every backend)."
+            "The page of every rule with why it matters and what it catches, written when every rule runs on every backend (default: Docs/Rules.md, unless --output names another directory)."
     )
-    var rulesPage: String = "Docs/Rules.md"
+    var rulesPage: String?
+
+    /// Where the rules page goes: the one asked for, or the repository's when the reports go to `Results`; a run
+    /// whose reports go elsewhere (a scratch folder) leaves the repository as it was.
+    var rulesPageToWrite: String? { rulesPage ?? (output == "Results" ? "Docs/Rules.md" : nil) }
 
     @Option(name: .long, parsing: .upToNextOption, help: "Only these rule ids (e.g. C2 T4); default: all.")
     var rule: [String] = []
@@ -86,7 +90,7 @@ struct ConformanceCommand: ParsableCommand {
             )
         }
         // The page names the command that made it, so only a run of every rule on every subject rewrites it.
-        if rule.isEmpty && backend.isEmpty {
+        if rule.isEmpty && backend.isEmpty, let rulesPage = rulesPageToWrite {
             try AtomicFile.write(
                 ConformanceReport.rulesPage(command: commandLine()), to: URL(fileURLWithPath: rulesPage))
         }
