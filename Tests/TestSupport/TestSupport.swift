@@ -130,9 +130,28 @@ public enum KernelThread {
     }
 }
 
-/// A new empty folder under the system's temporary folder.
+/// A new empty folder under the system's temporary folder, removed with everything in it when the test process
+/// exits (a test run left 13 of them in /tmp each time).
 public func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    ScratchFolders.removeAtExit(url)
     return url
+}
+
+/// The folders this process made, removed by one `atexit` handler: a test may hand its folder to code that reads it
+/// after the test's own scope (a report written, then read back), so removal waits for the process to end. A child
+/// process of an exit test has its own list, empty unless it made folders itself.
+private enum ScratchFolders {
+    static let made = Locked<[URL]>([])
+    static let registered: Void = { atexit { ScratchFolders.removeAll() } }()
+
+    static func removeAtExit(_ url: URL) {
+        _ = registered
+        made.withLock { $0.append(url) }
+    }
+
+    static func removeAll() {
+        for url in made.withLock({ $0 }) { try? FileManager.default.removeItem(at: url) }
+    }
 }
