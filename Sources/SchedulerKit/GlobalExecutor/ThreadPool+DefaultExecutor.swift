@@ -57,9 +57,8 @@ enum PoolExecutorFactory: ExecutorFactory {
 /// A pool as Swift's default executor: jobs join one concurrent scheduler as wide as the pool, as the hook's do (run
 /// as the global executor runs them: no isolation, no executor of their own, so default actors switch in place);
 /// jobs due later wait on the pool's timers.
-@available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
 // @unchecked Sendable: every field is a constant, and the pool's core and scheduler are thread-safe.
-final class PoolDefaultExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
+final class PoolDefaultExecutor: @unchecked Sendable {
     let pool: ThreadPool
     private let scheduler: ThreadPoolConcurrentScheduler
 
@@ -67,7 +66,12 @@ final class PoolDefaultExecutor: TaskExecutor, SchedulingExecutor, @unchecked Se
         self.pool = pool
         self.scheduler = pool.makeConcurrentScheduler(name: "\(pool.name)-default-executor")
     }
+}
 
+// The executor's protocols in an extension, so that their availability does not sit between the class and the
+// comment that says why it is Sendable.
+@available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+extension PoolDefaultExecutor: TaskExecutor, SchedulingExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         pool.core.enqueueGlobalJob(UnownedJob(job), on: scheduler)
     }
