@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SchedulerKit
@@ -44,7 +45,7 @@ import Testing
                 }
                 return (ContinuousClock.now - start, onPool())
             }
-            let held = Self.poll(upTo: .milliseconds(250)) { pool.core.timerCount > 0 }
+            let held = eventually(timeout: .milliseconds(250)) { pool.core.timerCount > 0 }
             let (slept, wokeOnPool) = await sleeper.value
             check(held, "a \(clock) sleep of \(nap) was not held by the pool's timers")
             check(slept >= nap, "\(clock) woke after \(slept), before its \(nap)")
@@ -72,18 +73,6 @@ import Testing
             precondition(pool.unsafeInstallAsDefaultExecutor())
             pool.shutdown()
         }
-    }
-}
-
-extension PoolDefaultExecutorTests {
-    /// Looks at `condition` every millisecond for up to `timeout`; whether it held.
-    static func poll(upTo timeout: Duration, _ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            if ContinuousClock.now > deadline { return false }
-            usleep(1_000)
-        }
-        return true
     }
 }
 
