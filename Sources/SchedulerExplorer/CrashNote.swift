@@ -37,13 +37,16 @@ enum CrashNote {
     }
 
     /// One running schedule's note. `inUse` is the only field another thread reads while it changes (the handler).
+    /// Which strategy a slot's schedule ran under (its numbers are in `depth` and `steps`): a plain value a signal
+    /// handler can read.
+    enum StrategyKind: Int32 { case firstInFirstOut, random, pct, exhaustive }
+
     struct Slot {
         var inUse: Int32 = 0
         var index: Int64 = 0
         var of: Int64 = 0
         var seed: UInt64 = 0
-        /// 0 first-in-first-out, 1 random, 2 PCT.
-        var strategy: Int32 = 0
+        var strategy: StrategyKind = .firstInFirstOut
         var depth: Int64 = 0
         var steps: Int64 = 0
         /// Records written so far; the ring holds the last `ringSize`.
@@ -103,14 +106,14 @@ enum CrashNote {
         slots[slot].seed = seed
         slots[slot].recorded = 0
         switch strategy {
-        case .firstInFirstOut: slots[slot].strategy = 0
-        case .random: slots[slot].strategy = 1
+        case .firstInFirstOut: slots[slot].strategy = .firstInFirstOut
+        case .random: slots[slot].strategy = .random
         case .pct(let depth, let steps):
-            slots[slot].strategy = 2
+            slots[slot].strategy = .pct
             slots[slot].depth = Int64(depth)
             slots[slot].steps = Int64(steps)
         case .exhaustive(let preemptions):
-            slots[slot].strategy = 3
+            slots[slot].strategy = .exhaustive
             slots[slot].depth = Int64(preemptions)
         }
         return slot

@@ -16,9 +16,9 @@ struct SignalSafeWriter {
         hex(slot.seed)
         text(", strategy: ")
         switch slot.strategy {
-        case 0: text(".firstInFirstOut")
-        case 1: text(".random")
-        default:
+        case .firstInFirstOut: text(".firstInFirstOut")
+        case .random: text(".random")
+        case .pct, .exhaustive:
             text(".pct(depth: ")
             number(slot.depth)
             text(", steps: ")
@@ -38,7 +38,7 @@ struct SignalSafeWriter {
         number(slot.of)
         text(" (seed ")
         hex(slot.seed)
-        if slot.strategy == 3 {
+        if slot.strategy == .exhaustive {
             // An exhaustive schedule is named by its choices, which a signal handler cannot print whole; the walk is
             // the same every run, so the same exploration reaches it again at the same index.
             text(")\nexplorer: replay it: explore again with strategy: .exhaustive(preemptions: ")
