@@ -101,7 +101,8 @@ let package = Package(
         // producer threads released together, quantiles. No dependencies.
         .target(name: "ToolSupport", swiftSettings: strict),
         .target(
-            name: "SchedulerConformance", dependencies: ["SchedulerKit", "SchedulerExplorer", "ToolSupport"],
+            name: "SchedulerConformance",
+            dependencies: ["SchedulerKit", "SchedulerExplorer", "SchedulerKitCombine", "ToolSupport"],
             swiftSettings: strict),
         // The NIO adapters as conformance backends (for `swift test` and `bench conformance`), apart from the kit,
         // which stays free of NIO too.

@@ -51,7 +51,8 @@ combine_subjects=("Combine DispatchQueue" "Combine OperationQueue" "Combine RunL
 subject_lines() {
     case "$1" in
     SchedulerKitNIO/*) printf '%s\n' "${nio_subjects[@]}" ;;
-    SchedulerKitCombine/*) printf '%s\n' "${combine_subjects[@]}" ;;
+    # T8 judges the SchedulerKit-to-Combine direction (`scheduler.combine`) over every timed scheduler.
+    SchedulerKitCombine/*) printf '%s\n' "${combine_subjects[@]}" "${all_schedulers[@]}" ;;
     SchedulerExplorer/* | SchedulerKit/GlobalExecutor/*) printf '%s\n' "${explorer_subjects[@]}" ;;
     SchedulerKit/VirtualTime/TestScheduler.swift) printf '%s\n' TestScheduler "SchedulerClock(TestScheduler)" ;;
     SchedulerKit/VirtualTime/*)

@@ -3,9 +3,16 @@
 public enum ConformanceRules {
     public static let all: [ConformanceRule] =
         SerialRules.all + CancellationRules.all + CurrentSchedulerRules.all + InlinePathRules.all + RecursionRules.all
-        + TimeRules.all + VirtualTimeRules.all + LifecycleRules.all + SchedulerAsExecutorRules.all
+        + TimeRules.all + combineRules + VirtualTimeRules.all + LifecycleRules.all + SchedulerAsExecutorRules.all
         + ParallelismRules.all + ProgressRules.all + LeftBehindRules.all + ProgramRules.all
         + ClockRules.all + ExecutorSubjectRules.all + GlobalExecutorRules.all
+
+    /// T8 judges SchedulerKit's Combine adapter, which exists only where the package is built with its Combine trait.
+    #if Combine
+        private static let combineRules = TimeRules.combine
+    #else
+        private static let combineRules: [ConformanceRule] = []
+    #endif
 
     /// The rule with this id, of any family.
     public static func rule(_ id: RuleID) -> ConformanceRule? { all.first { $0.id == id } }

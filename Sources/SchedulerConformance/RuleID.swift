@@ -87,6 +87,8 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
     public static let t5 = RuleID(known: "T5")
     public static let t6 = RuleID(known: "T6")
     public static let t7 = RuleID(known: "T7")
+    /// A rule only where the package is built with its Combine trait (the default), which its check needs.
+    public static let t8 = RuleID(known: "T8")
     public static let v1 = RuleID(known: "V1")
     public static let v2 = RuleID(known: "V2")
     public static let v3 = RuleID(known: "V3")
@@ -113,6 +115,7 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
     public static let e3 = RuleID(known: "E3")
     public static let e4 = RuleID(known: "E4")
     public static let e5 = RuleID(known: "E5")
+    public static let e6 = RuleID(known: "E6")
     public static let n1 = RuleID(known: "N1")
     public static let n2 = RuleID(known: "N2")
     public static let n3 = RuleID(known: "N3")
@@ -143,14 +146,23 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
     /// Every rule id of the kit, family by family: the scheduler rules (E: a scheduler as an executor), then the
     /// clocks' (CL), then the executors' (X), then the global executors' (GE). A test checks that it is exactly the ids of ``ConformanceRules/all``,
     /// ``ExecutorSubjectRules/all`` and ``ClockRules/all``.
-    public static let all: [RuleID] = [
-        .s1, .s2, .s3, .s4, .s5, .s6, .s7, .c1, .c2, .c3, .c4, .c5, .c6, .k1, .k2, .k3, .k4, .k5, .k6, .r1, .r2, .r3,
-        .r4, .t1, .t2, .t3, .t4, .t5, .t6, .t7, .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4, .l5,
-        .l6, .p1, .p2, .p3, .p4, .p5, .p6, .e1, .e2, .e3, .e4, .e5, .g1, .g2, .n1, .n2, .n3, .m1, .cl1, .cl2, .cl3,
-        .cl4,
-        .cl5, .cl6,
-        .cl7, .cl8, .x1, .x2, .x3, .x4, .x5, .x6, .ge1, .ge2, .ge3, .ge4, .ge5, .ge6,
-    ]
+    public static let all: [RuleID] = {
+        var ids: [RuleID] = [
+            .s1, .s2, .s3, .s4, .s5, .s6, .s7, .c1, .c2, .c3, .c4, .c5, .c6, .k1, .k2, .k3, .k4, .k5, .k6, .r1, .r2,
+            .r3,
+            .r4, .t1, .t2, .t3, .t4, .t5, .t6, .t7, .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4,
+            .l5,
+            .l6, .p1, .p2, .p3, .p4, .p5, .p6, .e1, .e2, .e3, .e4, .e5, .e6, .g1, .g2, .n1, .n2, .n3, .m1, .cl1, .cl2,
+            .cl3,
+            .cl4,
+            .cl5, .cl6,
+            .cl7, .cl8, .x1, .x2, .x3, .x4, .x5, .x6, .ge1, .ge2, .ge3, .ge4, .ge5, .ge6,
+        ]
+        #if Combine
+            ids.insert(.t8, at: ids.firstIndex(of: .t7)! + 1)
+        #endif
+        return ids
+    }()
 
     private static let known = Set(all.map(\.rawValue))
     private static let familyOrder: [String: Int] = {

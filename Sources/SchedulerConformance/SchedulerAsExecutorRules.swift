@@ -10,7 +10,9 @@ enum SchedulerAsExecutorRules {
     /// E3's jobs, enqueued from one thread.
     static let enqueuedJobs = 1_000
 
-    static let all: [ConformanceRule] = [exclusion, isolation, fifoPerEnqueuer, released, noNestedJobs]
+    static let all: [ConformanceRule] = [
+        exclusion, isolation, fifoPerEnqueuer, released, noNestedJobs, refusedWhenInline,
+    ]
 
     /// The rules apply exactly where ``SchedulerExecutor/accepts(_:)`` does: serial schedulers that set themselves
     /// current and run work later (asynchronous, or virtual time); the trampoline, which runs nested work on the

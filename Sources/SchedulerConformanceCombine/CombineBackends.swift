@@ -131,6 +131,8 @@
                     "schedule(after:) runs the action at once, whatever its date (seen: 2 000 of 2 000 tasks early, the earliest by 19.99 ms).",
                 .g2:
                     "schedule(after:) runs the action at once, whatever its date, so work due in 30 ms runs early (seen: 29.99 ms early).",
+                .t8:
+                    "schedule(after:) runs the action at once, whatever its date, so work Combine schedules for now + 20 ms starts at once (seen: 49.52 µs after now).",
             ]
         ) { _ in
             ConformanceSession(makeNamedScheduler: { CombinePeers.immediate(name: $0) })
