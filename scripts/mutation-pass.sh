@@ -45,6 +45,9 @@ kit_executors=("SchedulerExecutor(Dispatch)" "SchedulerExecutor(ThreadPool)" "Sc
 explorer_subjects=("SchedulerClock(ExploringScheduler, first-in-first-out)" "SchedulerClock(ExploringScheduler, random)"
     "SchedulerExecutor(ExploringScheduler, first-in-first-out)" "SchedulerTaskExecutor(ExploringScheduler, first-in-first-out)"
     "SchedulerExecutor(ExploringScheduler, random)" "SchedulerTaskExecutor(ExploringScheduler, random)")
+# The explorer itself, strategy by strategy (the EX rules).
+explorers=("SchedulerExplorer (random)" "SchedulerExplorer (PCT (depth 2, 50 steps))"
+    "SchedulerExplorer (exhaustive (at most 2 preemptions))")
 nio_subjects=(EventLoopScheduler NIOThreadPoolScheduler "NIO EventLoop.executor" "NIOAsyncTestingEventLoop.executor")
 combine_subjects=("Combine DispatchQueue" "Combine OperationQueue" "Combine RunLoop" "Combine ImmediateScheduler")
 # The subjects built over each source file (its path under Sources/), one per line: a mutant is judged on these.
@@ -53,10 +56,10 @@ subject_lines() {
     SchedulerKitNIO/*) printf '%s\n' "${nio_subjects[@]}" ;;
     # T8 judges the SchedulerKit-to-Combine direction (`scheduler.combine`) over every timed scheduler.
     SchedulerKitCombine/*) printf '%s\n' "${combine_subjects[@]}" "${all_schedulers[@]}" ;;
-    SchedulerExplorer/* | SchedulerKit/GlobalExecutor/*) printf '%s\n' "${explorer_subjects[@]}" ;;
+    SchedulerExplorer/* | SchedulerKit/GlobalExecutor/*) printf '%s\n' "${explorer_subjects[@]}" "${explorers[@]}" ;;
     SchedulerKit/VirtualTime/TestScheduler.swift) printf '%s\n' TestScheduler "SchedulerClock(TestScheduler)" ;;
     SchedulerKit/VirtualTime/*)
-        printf '%s\n' TestScheduler "SchedulerClock(TestScheduler)" "${explorer_subjects[@]}" ;;
+        printf '%s\n' TestScheduler "SchedulerClock(TestScheduler)" "${explorer_subjects[@]}" "${explorers[@]}" ;;
     */*) subject_lines "$(basename "$1")" ;;
     ImmediateScheduler.swift) printf '%s\n' ImmediateScheduler SubscriptionScheduler ;;
     SubscriptionScheduler.swift) printf '%s\n' SubscriptionScheduler ;;

@@ -68,6 +68,7 @@ extension SubjectCategory {
         case .clock: "Matrix: clocks (any Swift Clock, real or virtual)"
         case .executor: "Matrix: executors (any SerialExecutor or TaskExecutor)"
         case .globalExecutor: "Matrix: global executors (Swift's, or one that took it over)"
+        case .explorer: "Matrix: explorers (async code run under many schedules)"
         }
     }
 
@@ -82,6 +83,8 @@ extension SubjectCategory {
             "Any Swift executor as a subject (`ExecutorSubject`): a `SerialExecutor` is judged as the executor of actors of the kit's, a `TaskExecutor` as the preference of its tasks."
         case .globalExecutor:
             "Swift's global executor as a process has it (`GlobalExecutorSubject`): the runtime's own, or one installed through the global-enqueue hook, each in a child process of its own (the hook is process-wide)."
+        case .explorer:
+            "An explorer of interleavings as a subject (`ExplorerSubject`): SchedulerExplorer strategy by strategy, judged on bodies of the kit's own, as a test would run them."
         }
     }
 

@@ -19,6 +19,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
     case clock = "CL"
     case executorSubject = "X"
     case globalExecutor = "GE"
+    case explorer = "EX"
 
     public var title: String {
         switch self {
@@ -37,6 +38,7 @@ public enum RuleFamily: String, CaseIterable, Sendable {
         case .clock: "Clocks (any Swift Clock, real or virtual)"
         case .executorSubject: "Executors (any SerialExecutor or TaskExecutor)"
         case .globalExecutor: "Global executors (Swift's, or one that took it over)"
+        case .explorer: "Explorers (async code run under many schedules)"
         }
     }
 }
@@ -125,6 +127,19 @@ public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
         ConformanceRule(
             id: id, family: .globalExecutor, evidence: evidence, statement: statement, why: why, catches: catches,
             gate: .globalExecutors, deadline: deadline, check: .globalExecutor(check))
+    }
+
+    /// An explorer rule (family EX), for explorers of any of `strategies`. Its check is `async`: it explores bodies
+    /// of its own, as a test would.
+    static func explorer(
+        id: RuleID, evidence: RuleEvidence = .forced, statement: String, why: String, catches: String,
+        strategies: Set<ExplorerStrategyKind> = Set(ExplorerStrategyKind.allCases),
+        deadline: Duration = RuleDeadline.standard,
+        check: @escaping @Sendable (ExplorerUnderTest) async throws -> String
+    ) -> ConformanceRule {
+        ConformanceRule(
+            id: id, family: .explorer, evidence: evidence, statement: statement, why: why, catches: catches,
+            gate: .explorers(strategies), deadline: deadline, check: .explorer(check))
     }
 
     /// The kind of subject the rule is about.
@@ -242,7 +257,7 @@ extension RuleResult {
         let lookUp = "ConformanceRules.rule(.\(ruleID.rawValue.lowercased()))!"
         switch rule.category {
         case .scheduler: return (rule.statement, "backend.evaluate(\(lookUp))")
-        case .clock, .executor: return (rule.statement, "await subject.evaluate(\(lookUp))")
+        case .clock, .executor, .explorer: return (rule.statement, "await subject.evaluate(\(lookUp))")
         case .globalExecutor: return (rule.statement, "subject.evaluate(\(lookUp)) in a process of its own")
         }
     }

@@ -5,7 +5,7 @@ public enum ConformanceRules {
         SerialRules.all + CancellationRules.all + CurrentSchedulerRules.all + InlinePathRules.all + RecursionRules.all
         + TimeRules.all + combineRules + VirtualTimeRules.all + LifecycleRules.all + SchedulerAsExecutorRules.all
         + ParallelismRules.all + ProgressRules.all + LeftBehindRules.all + ProgramRules.all
-        + ClockRules.all + ExecutorSubjectRules.all + GlobalExecutorRules.all
+        + ClockRules.all + ExecutorSubjectRules.all + GlobalExecutorRules.all + ExplorerRules.all
 
     /// T8 judges SchedulerKit's Combine adapter, which exists only where the package is built with its Combine trait.
     #if Combine

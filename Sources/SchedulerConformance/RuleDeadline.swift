@@ -166,6 +166,7 @@ extension SubjectCategory {
         case .clock: "clock"
         case .executor: "executor"
         case .globalExecutor: "global executor"
+        case .explorer: "explorer"
         }
     }
 
@@ -176,6 +177,7 @@ extension SubjectCategory {
         case .clock: "the clock, or waits for a sleep of it"
         case .executor: "the executor, or waits for one of its jobs"
         case .globalExecutor: "a wait for tasks on the global executor"
+        case .explorer: "an exploration"
         }
     }
 }

@@ -142,6 +142,10 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
     public static let ge4 = RuleID(known: "GE4")
     public static let ge5 = RuleID(known: "GE5")
     public static let ge6 = RuleID(known: "GE6")
+    public static let ex1 = RuleID(known: "EX1")
+    public static let ex2 = RuleID(known: "EX2")
+    public static let ex3 = RuleID(known: "EX3")
+    public static let ex4 = RuleID(known: "EX4")
 
     /// Every rule id of the kit, family by family: the scheduler rules (E: a scheduler as an executor), then the
     /// clocks' (CL), then the executors' (X), then the global executors' (GE). A test checks that it is exactly the ids of ``ConformanceRules/all``,
@@ -156,7 +160,7 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
             .cl3,
             .cl4,
             .cl5, .cl6,
-            .cl7, .cl8, .x1, .x2, .x3, .x4, .x5, .x6, .ge1, .ge2, .ge3, .ge4, .ge5, .ge6,
+            .cl7, .cl8, .x1, .x2, .x3, .x4, .x5, .x6, .ge1, .ge2, .ge3, .ge4, .ge5, .ge6, .ex1, .ex2, .ex3, .ex4,
         ]
         #if Combine
             ids.insert(.t8, at: ids.firstIndex(of: .t7)! + 1)

@@ -71,7 +71,8 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             family: .cancellation, mustFail: ["C3"], mayFail: ["C2", "M1"]),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: early timers") { EarlyTimerScheduler() },
-            family: .time, mustFail: ["T1"], mayFail: []),
+            // T8 asks one delayed task through Combine: 5 ms early is seen unless the timer is 5 ms late too.
+            family: .time, mustFail: ["T1"], mayFail: [.t8]),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: stranding hand-off") { StrandingHandOffScheduler() },
             family: .progress, mustFail: [.g1], mayFail: []),
@@ -195,7 +196,8 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(name: "Control: immediate pretending to be timed") {
                 PretendingImmediateScheduler()
             },
-            family: .time, mustFail: ["T7"], mayFail: []),
+            // T8: work Combine schedules 20 ms ahead runs at once.
+            family: .time, mustFail: [.t7, .t8], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: plain work runs at once", pendingWorkOnRelease: .dropped) {
                 VirtualDefectClock(.plainWorkRunsAtOnce)
@@ -245,7 +247,9 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             family: .executor, mustFail: ["E4"], mayFail: [], mustFailDeadline: .seconds(10)),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: nested jobs run inline") { NestedInlineScheduler() },
-            family: .executor, mustFail: ["E5"], mayFail: []),
+            // It claims to run work later, yet runs work scheduled from inside its own task on that task's stack:
+            // E5 sees the nested job, E6 an executor built over a scheduler that runs work inline.
+            family: .executor, mustFail: [.e5, .e6], mayFail: []),
         NegativeControl(
             backend: PoolDefectScheduler.backend(.wrapRunsTwice, name: "Control: a ring wrap runs a task twice"),
             // P2 submits 20 000 tasks whatever the scale: where the ring is scaled down (a tenth, under

@@ -13,9 +13,10 @@ extension Conformance {
             #expect(ConformanceRules.rules(for: .clock).map(\.id) == ClockRules.all.map(\.id))
             #expect(ConformanceRules.rules(for: .executor).map(\.id) == ExecutorSubjectRules.all.map(\.id))
             #expect(ConformanceRules.rules(for: .globalExecutor).map(\.id) == GlobalExecutorRules.all.map(\.id))
+            #expect(ConformanceRules.rules(for: .explorer).map(\.id) == ExplorerRules.all.map(\.id))
             #expect(
                 Set(ConformanceRules.rules(for: .scheduler).map(\.id))
-                    == Set(RuleID.all.filter { !["CL", "X", "GE"].contains($0.family) }))
+                    == Set(RuleID.all.filter { !["CL", "X", "GE", "EX"].contains($0.family) }))
         }
 
         @Test("Text becomes an id only if a rule has it")

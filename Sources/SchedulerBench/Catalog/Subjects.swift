@@ -29,7 +29,9 @@ public enum Catalog {
     }
 
     /// Every subject the project judges, of every kind: the schedulers, then the clocks, then the executors.
-    public static var everySubject: [any ConformanceSubject] { subjects + clocks + executors + globalExecutors }
+    public static var everySubject: [any ConformanceSubject] {
+        subjects + clocks + executors + globalExecutors + ExplorerSubject.builtIn
+    }
 
     /// Every clock the project judges (the CL rules): the standard library's, SchedulerKit's, then swift-clocks'.
     public static var clocks: [ClockSubject] {

@@ -33,6 +33,8 @@ public enum SubjectKind: Sendable, Hashable, CustomStringConvertible {
     case executor(Set<ExecutorKind>)
     /// Swift's global executor, as one process has it (the runtime's own, or one that took it over).
     case globalExecutor
+    /// An explorer of interleavings, by the kind of strategy that chooses its schedules.
+    case explorer(ExplorerStrategyKind)
 
     /// The kind without what it claims: which section of the report, which rules can apply at all.
     public var category: SubjectCategory {
@@ -41,6 +43,7 @@ public enum SubjectKind: Sendable, Hashable, CustomStringConvertible {
         case .clock: .clock
         case .executor: .executor
         case .globalExecutor: .globalExecutor
+        case .explorer: .explorer
         }
     }
 
@@ -50,13 +53,14 @@ public enum SubjectKind: Sendable, Hashable, CustomStringConvertible {
         case .clock(let kind): "\(kind.rawValue) clock"
         case .executor(let kinds): "executor (\(kinds.map(\.rawValue).sorted().joined(separator: ", ")))"
         case .globalExecutor: "global executor"
+        case .explorer(let strategy): "explorer (\(strategy.rawValue))"
         }
     }
 }
 
 /// The kinds of subject, in report order.
 public enum SubjectCategory: String, Sendable, CaseIterable {
-    case scheduler, clock, executor, globalExecutor
+    case scheduler, clock, executor, globalExecutor, explorer
 }
 
 /// How the engine makes what one check works on, and what it remembers of a subject between checks (the rules it
@@ -67,6 +71,7 @@ public struct CheckTarget: Sendable {
         case clock(@Sendable () -> ClockUnderTest)
         case executor(@Sendable () -> ExecutorUnderTest)
         case globalExecutor(GlobalExecutorSubject)
+        case explorer(@Sendable () -> ExplorerUnderTest)
     }
     let factory: Factory
     let hangs: HangRecord

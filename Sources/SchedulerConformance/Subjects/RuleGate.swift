@@ -12,6 +12,8 @@ public enum RuleGate: Sendable, CustomStringConvertible {
     case executors(Set<ExecutorKind>)
     /// The process's global executor.
     case globalExecutors
+    /// Explorers whose strategy is of any of these kinds.
+    case explorers(Set<ExplorerStrategyKind>)
 
     public var category: SubjectCategory {
         switch self {
@@ -19,6 +21,7 @@ public enum RuleGate: Sendable, CustomStringConvertible {
         case .clocks: .clock
         case .executors: .executor
         case .globalExecutors: .globalExecutor
+        case .explorers: .explorer
         }
     }
 
@@ -31,6 +34,7 @@ public enum RuleGate: Sendable, CustomStringConvertible {
         case (.clocks(let kinds), .clock(let clock)): kinds.contains(clock)
         case (.executors(let kinds), .executor(let uses)): !kinds.isDisjoint(with: uses)
         case (.globalExecutors, .globalExecutor): true
+        case (.explorers(let strategies), .explorer(let strategy)): strategies.contains(strategy)
         default: false
         }
     }
@@ -62,6 +66,9 @@ public enum RuleGate: Sendable, CustomStringConvertible {
                 ? "every executor" : kinds.map { "\($0.rawValue) executors" }.sorted().joined(separator: " or ")
         case .globalExecutors:
             return "every global executor"
+        case .explorers(let strategies):
+            return strategies.count == ExplorerStrategyKind.allCases.count
+                ? "every explorer" : strategies.map { "\($0.rawValue) explorers" }.sorted().joined(separator: " or ")
         }
     }
 }
@@ -78,4 +85,6 @@ enum RuleCheck: Sendable {
     /// Blocking, on the kit's check thread, in a process whose global executor is the subject: a check that waited
     /// as a task would need the executor under test to run it.
     case globalExecutor(@Sendable (GlobalExecutorUnderTest) throws -> String)
+    /// A task, exploring bodies of the rule's own on a fresh explorer.
+    case explorer(@Sendable (ExplorerUnderTest) async throws -> String)
 }

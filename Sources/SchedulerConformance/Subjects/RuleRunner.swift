@@ -46,6 +46,9 @@ enum RuleRunner {
             }()
             defer { executor.tearDown() }
             return try awaiting { try await body(executor) }
+        case (.explorer(let body), .explorer(let make)):
+            let explorer = make()
+            return try awaiting { try await body(explorer) }
         case (.globalExecutor(let body), .globalExecutor(let subject)):
             return try body(try GlobalExecutorUnderTest.installing(subject))
         default:
