@@ -196,8 +196,10 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(name: "Control: immediate pretending to be timed") {
                 PretendingImmediateScheduler()
             },
-            // T8: work Combine schedules 20 ms ahead runs at once.
-            family: .time, mustFail: [.t7, .t8], mayFail: []),
+            family: .time, mustFail: [.t7], mayFail: []),
+        NegativeControl(
+            backend: ConformanceBackend(name: "Control: delayed work at once") { DeadlineIgnoringScheduler() },
+            family: .time, mustFail: [.t1, .t8], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: plain work runs at once", pendingWorkOnRelease: .dropped) {
                 VirtualDefectClock(.plainWorkRunsAtOnce)

@@ -73,3 +73,25 @@ final class PretendingImmediateScheduler: TimedScheduler {
         Schedulers.immediate.schedule(work)
     }
 }
+
+/// Negative control for T8 (and T1): a Dispatch scheduler that claims the timed trait but runs delayed work as plain
+/// work, at once, whatever its deadline (Combine's `ImmediateScheduler` runs `schedule(after:)` so). Through
+/// `.combine`, work Combine schedules 20 ms ahead starts at once, every time.
+final class DeadlineIgnoringScheduler: TimedScheduler {
+    let name = "deadline-ignoring"
+    private let inner = DispatchQueueScheduler(name: "deadline-ignoring")
+    var traits: SchedulerTraits { DispatchQueueScheduler.traits }
+    var now: SchedulerTime { inner.now }
+
+    func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable { inner.schedule(work) }
+
+    func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        inner.schedule(work)
+    }
+
+    func schedule(
+        at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
+        inner.schedule(at: start, every: interval, leeway: leeway, work)
+    }
+}
