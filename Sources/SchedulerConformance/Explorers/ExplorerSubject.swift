@@ -31,6 +31,7 @@ public struct ExplorerSubject: ConformanceSubject {
         self.declarations = declarations
         self.expectedFailures = expectedFailures
         self.make = make
+        // What the gates read is the explorer's own answer; making one costs two closures.
         self.strategyKind = make().strategyKind
     }
 
