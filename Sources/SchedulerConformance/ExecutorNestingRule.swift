@@ -13,7 +13,7 @@ extension SchedulerAsExecutorRules {
             "A job run inside enqueue runs on the stack of the job that enqueued it: an actor's code runs re-entrantly inside its own job, and what was meant to follow the current job overtakes the rest of it.",
         catches:
             "An executor that runs the job at once inside enqueue instead of handing it to the scheduler, for schedulers that take no prepared nodes (two mutants of the kit's mutation pass, Docs/Conformance.md).",
-        requires: requirements, excludes: runtimeEnqueueExclusions, requiresOneOf: requiredOneOf
+        requires: requirements, excludes: exclusions, requiresOneOf: requiredOneOf
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
         let probe = ProbeActor(on: scheduler)

@@ -9,11 +9,11 @@ extension SchedulerAsExecutorRules {
     static let refusedWhenInline = ConformanceRule(
         id: .e6, family: .executor,
         statement:
-            "A scheduler that runs work on the caller's stack (called where no scheduler is current, from inside one of its own tasks, from inside a task of another scheduler, or on the main queue where it claims that path) cannot back an executor: SchedulerExecutor.accepts(its traits) is false.",
+            "A scheduler that runs work on the caller's stack (called where no scheduler is current, from inside one of its own tasks, from inside a task of another scheduler, or on the main queue where it claims that path, each with none of its own work outstanding), or that is confined to one thread, cannot back an executor: SchedulerExecutor.accepts(its traits) is false.",
         why:
             "An executor runs a job later than the enqueue that submitted it; over a scheduler that runs work inline, an actor's job would run inside the job that enqueued it, on its stack, and overtake the rest of it (E5's promise), and SchedulerExecutor(_:) would build that executor without a word.",
         catches:
-            "An accepts(_:) that asks only for serial and current-setting, so that the immediate scheduler and a main-thread scheduler that runs inline become executors (the fresh mutant set's 89; the E rules' gate alone never offers such a scheduler).",
+            "An accepts(_:) that asks only for serial and current-setting, so that the immediate scheduler and a main-thread scheduler that runs inline become executors (the fresh mutant set's 89; the E rules' gate alone never offers such a scheduler); one that accepts RxSwift's thread-confined HistoricalScheduler, whose first actor job stopped the program (seen on 6.10.2).",
         requires: []
     ) { context in
         let scheduler = context.makeScheduler()
@@ -28,28 +28,31 @@ extension SchedulerAsExecutorRules {
                 }
             }
         }
-        let outside = "where no scheduler is current"
-        let ownTask = "from inside one of its own tasks"
-        let otherTask = "from inside a task of another scheduler"
-        let mainQueue = "on the main queue"
-        var situations = [outside, ownTask]
-        call(outside)
-        _ = scheduler.schedule { call(ownTask) }
-        if !scheduler.traits.contains(.threadConfined) {
-            // A scheduler confined to one thread takes no calls from a thread of another scheduler.
-            situations.append(otherTask)
-            try runAsTask(context, on: DispatchQueueScheduler(name: "conformance-host"), "a task of another scheduler")
-            {
-                call(otherTask)
-            }
+        // One situation at a time, each waited for: a main-thread scheduler runs work inline only while none of
+        // its own is outstanding, so an earlier situation's work still queued would hide the inline path.
+        var situations: [String] = []
+        func observe(_ situation: String, _ start: () throws -> Void) throws {
+            situations.append(situation)
+            try start()
+            try context.waitUntil("work scheduled \(situation)", on: scheduler) { seen.value[situation] != nil }
         }
         if scheduler.traits.contains(.inlineOnMainQueue) {
-            situations.append(mainQueue)
-            DispatchQueue.main.async { call(mainQueue) }
+            try observe("on the main queue") { DispatchQueue.main.async { call("on the main queue") } }
         }
-        let expected = situations
-        try context.waitUntil("work scheduled \(expected.joined(separator: ", "))", on: scheduler) {
-            seen.value.count == expected.count
+        try observe("where no scheduler is current") { call("where no scheduler is current") }
+        try observe("from inside one of its own tasks") {
+            _ = scheduler.schedule { call("from inside one of its own tasks") }
+        }
+        // A scheduler confined to one thread takes no calls from a thread of another scheduler.
+        if !scheduler.traits.contains(.threadConfined) {
+            let situation = "from inside a task of another scheduler"
+            try observe(situation) {
+                try runAsTask(
+                    context, on: DispatchQueueScheduler(name: "conformance-host"), "a task of another scheduler"
+                ) {
+                    call(situation)
+                }
+            }
         }
         let inline = situations.filter { seen.value[$0] == true }
         let accepted = SchedulerExecutor.accepts(scheduler.traits)
@@ -57,11 +60,14 @@ extension SchedulerAsExecutorRules {
             inline.isEmpty || !accepted,
             "it ran work on the caller's stack (called \(inline.joined(separator: "; "))), yet SchedulerExecutor.accepts([\(scheduler.traits)]) is true: an executor over it would run jobs inside the enqueue that submitted them"
         )
-        if inline.isEmpty {
-            return "ran no work on the caller's stack in \(situations.count) situations; "
-                + (accepted
-                    ? "accepted as an executor" : "not accepted as an executor (not serial or not current-setting)")
+        try require(
+            !scheduler.traits.contains(.threadConfined) || !accepted,
+            "it is confined to one thread, yet SchedulerExecutor.accepts([\(scheduler.traits)]) is true: the runtime would enqueue an actor's jobs from threads of its own"
+        )
+        if !inline.isEmpty {
+            return "ran work on the caller's stack (called \(inline.joined(separator: "; "))); refused as an executor"
         }
-        return "ran work on the caller's stack (called \(inline.joined(separator: "; "))); refused as an executor"
+        return "ran no work on the caller's stack in \(situations.count) situations; "
+            + (accepted ? "accepted as an executor" : "refused as an executor by its traits [\(scheduler.traits)]")
     }
 }

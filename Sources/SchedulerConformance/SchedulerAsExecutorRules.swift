@@ -15,14 +15,11 @@ enum SchedulerAsExecutorRules {
     ]
 
     /// The rules apply exactly where ``SchedulerExecutor/accepts(_:)`` does: serial schedulers that set themselves
-    /// current and run work later (asynchronous, or virtual time); the trampoline, which runs nested work on the
-    /// caller's stack, never.
+    /// current, run work later (asynchronous, or virtual time) and take calls from any thread; the trampoline, which
+    /// runs nested work on the caller's stack, never.
     static let requirements = SchedulerExecutor.requiredTraits
     static let requiredOneOf = SchedulerExecutor.runsLaterTraits
-    static let exclusions: SchedulerTraits = [.trampoline]
-    /// The rules whose jobs the runtime enqueues from threads of its own (an actor's, a task's), which a scheduler
-    /// confined to one thread forbids.
-    static let runtimeEnqueueExclusions: SchedulerTraits = exclusions.union(.threadConfined)
+    static let exclusions: SchedulerTraits = SchedulerExecutor.refusedTraits.union(.trampoline)
 
     /// A fresh scheduler of the backend. Its traits are the backend's, which the rule's gate accepted; a scheduler
     /// whose own traits say otherwise misstates them (T7's business), and fails here rather than trap.
@@ -46,7 +43,7 @@ enum SchedulerAsExecutorRules {
         why:
             "An actor's isolation rests on its executor running one job at a time; on a scheduler's executor the job also needs the scheduler current.",
         catches: "A SerialExecutor over a scheduler that is not serial.",
-        requires: requirements, excludes: runtimeEnqueueExclusions, requiresOneOf: requiredOneOf,
+        requires: requirements, excludes: exclusions, requiresOneOf: requiredOneOf,
         deadline: RuleDeadline.long
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
@@ -128,7 +125,7 @@ enum SchedulerAsExecutorRules {
         statement: "Jobs enqueued on the executor from one thread run in the order they were enqueued.",
         why: "Jobs enqueued from one thread, an actor's calls from one task, must run in the order they were enqueued.",
         catches: "An executor that enqueues through a concurrent queue.",
-        requires: requirements, excludes: runtimeEnqueueExclusions, requiresOneOf: requiredOneOf
+        requires: requirements, excludes: exclusions, requiresOneOf: requiredOneOf
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
         let executor = SchedulerTaskExecutor(scheduler)
@@ -154,7 +151,7 @@ enum SchedulerAsExecutorRules {
         statement: "The executor, and the scheduler it holds, are released once the last actor using it is.",
         why: "Actors come and go; their executors must not outlive them.",
         catches: "A scheduler retained by its own executor (a cycle).",
-        requires: requirements, excludes: runtimeEnqueueExclusions, requiresOneOf: requiredOneOf
+        requires: requirements, excludes: exclusions, requiresOneOf: requiredOneOf
     ) { context in
         let scheduler = try makeExecutorScheduler(context)
         weak var weakExecutor: SchedulerExecutor?

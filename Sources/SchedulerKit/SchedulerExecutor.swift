@@ -27,17 +27,21 @@ public final class SchedulerExecutor: SerialExecutor {
     /// The same scheduler where it takes a job's node as it is (one allocation per job instead of two).
     private let nodeScheduler: (any NodeScheduler)?
 
-    /// Whether a scheduler with these traits can back an executor: serial, sets itself current, and runs work later
-    /// (asynchronous, or virtual time driven by a test). The one definition the initialiser, the E rules and the
-    /// bench's actor workloads use.
+    /// Whether a scheduler with these traits can back an executor: serial, sets itself current, runs work later
+    /// (asynchronous, or virtual time driven by a test), and takes calls from any thread. The one definition the
+    /// initialiser, the E rules and the bench's actor workloads use.
     public static func accepts(_ traits: SchedulerTraits) -> Bool {
         traits.isSuperset(of: requiredTraits) && !traits.isDisjoint(with: runsLaterTraits)
+            && traits.isDisjoint(with: refusedTraits)
     }
 
     /// What every scheduler behind an executor has: one job at a time, and itself current while it runs.
     public static let requiredTraits: SchedulerTraits = [.serial, .setsCurrent]
     /// One of these is needed too: each makes the job run later than the `enqueue` that submitted it.
     public static let runsLaterTraits: SchedulerTraits = [.asynchronous, .virtualTime]
+    /// None of these: the runtime enqueues an actor's jobs from threads of its own, which a scheduler confined to one
+    /// thread forbids (RxSwift's virtual-time schedulers stop the program there).
+    public static let refusedTraits: SchedulerTraits = [.threadConfined]
 
     public init(_ scheduler: any Scheduler) {
         self.scheduler = Self.accepted(scheduler, by: "SchedulerExecutor(_:)")
@@ -55,7 +59,7 @@ public final class SchedulerExecutor: SerialExecutor {
     static func accepted(_ scheduler: any Scheduler, by initialiser: String) -> any Scheduler {
         precondition(
             accepts(scheduler.traits),
-            "\(initialiser): \(scheduler.name) must be serial, set itself current and run work later; its traits are [\(scheduler.traits)]"
+            "\(initialiser): \(scheduler.name) must be serial, set itself current, run work later and take calls from any thread; its traits are [\(scheduler.traits)]"
         )
         return scheduler
     }

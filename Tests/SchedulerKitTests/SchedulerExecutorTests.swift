@@ -116,4 +116,12 @@ private actor Account {
             _ = SchedulerExecutor(Schedulers.immediate)
         }
     }
+
+    /// The runtime enqueues an actor's jobs from threads of its own, which a thread-confined scheduler forbids
+    /// (RxSwift's virtual-time schedulers stop the program): refused whatever else it offers.
+    @Test func aThreadConfinedSchedulerCannotBeAnExecutor() {
+        #expect(SchedulerExecutor.accepts(TestScheduler.traits))
+        #expect(!SchedulerExecutor.accepts(TestScheduler.traits.union(.threadConfined)))
+        #expect(!SchedulerExecutor.accepts(DispatchQueueScheduler.traits.union(.threadConfined)))
+    }
 }
