@@ -48,7 +48,8 @@ extension SchedulerAsExecutorRules {
             let situation = "from inside a task of another scheduler"
             try observe(situation) {
                 try runAsTask(
-                    context, on: DispatchQueueScheduler(name: "conformance-host"), "a task of another scheduler"
+                    context, on: DispatchQueueScheduler(name: "conformance-host"),
+                    "a task of another scheduler that calls schedule (a schedule that never returns holds it)"
                 ) {
                     call(situation)
                 }
