@@ -7,9 +7,9 @@ import Testing
 extension Conformance {
     /// A scheduler that never answers gets a verdict, not a hang.
     @Suite struct Deadlines {
-        /// The rules a lock kept by `advance(to:)` made wait forever when tried on a shipping test scheduler, and M1,
-        /// whose random programs drive the clock too.
-        static let ruleIDs: [RuleID] = ["S1", "S2", "S3", "S4", "C2", "C3", "K2", "V8", "E3", "M1"]
+        /// The rules a lock kept by `advance(to:)` made wait forever when tried on a shipping test scheduler, M1,
+        /// whose random programs drive the clock too, and K3, E6 and T8, which drive it while they wait.
+        static let ruleIDs: [RuleID] = ["S1", "S2", "S3", "S4", "C2", "C3", "K2", "K3", "V8", "E3", "E6", "T8", "M1"]
 
         /// In a child process: the threads the control leaves blocked (some of them Swift concurrency's, in E3) die
         /// with it instead of starving the rest of the suite.

@@ -95,6 +95,27 @@ extension Conformance {
             ) { await control.subject.evaluate(rule).outcome }
         }
 
+        /// An explorer that never returns from `explore` or `replay`: each rule fails as not finished within its
+        /// deadline, saying what the kit waited on (the kit's thread and the suspended task stay behind).
+        @Test("An explorer that never answers fails every rule as not finished")
+        func aHangIsAFailure() async {
+            let silent = ExplorerSubject(name: "Control: never answers") {
+                ExplorerUnderTest(
+                    strategyKind: .seeded,
+                    explore: { _, _, _, _ in await Self.never() },
+                    replay: { _, _, _ in await Self.never() })
+            }
+            for rule in ExplorerRules.all {
+                let result = await silent.judgeFromTask(rule, deadline: .seconds(2))
+                #expect(result.outcome.isFailure && result.outcome.detail.contains("did not finish in"), "\(result)")
+                #expect(result.outcome.detail.contains("inside"), "\(result): says nothing of what the kit waited on")
+            }
+        }
+
+        static func never() async -> ExplorerUnderTest.Outcome {
+            await withCheckedContinuation { (_: CheckedContinuation<ExplorerUnderTest.Outcome, Never>) in }
+        }
+
         @Test("Every explorer rule has a negative control: a broken explorer, or a bug planted in its source")
         func coverage() throws {
             let planted = Set(ExplorerControl.all.flatMap(\.mustFail))
