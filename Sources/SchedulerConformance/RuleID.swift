@@ -148,7 +148,7 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible, E
     public static let ex4 = RuleID(known: "EX4")
 
     /// Every rule id of the kit, family by family: the scheduler rules (E: a scheduler as an executor), then the
-    /// clocks' (CL), then the executors' (X), then the global executors' (GE). A test checks that it is exactly the ids of ``ConformanceRules/all``,
+    /// clocks' (CL), then the executors' (X), the global executors' (GE) and the explorers' (EX). A test checks that it is exactly the ids of ``ConformanceRules/all``,
     /// ``ExecutorSubjectRules/all`` and ``ClockRules/all``.
     public static let all: [RuleID] = {
         var ids: [RuleID] = [
