@@ -53,7 +53,7 @@ struct CountAllocationsCommand: ParsableCommand {
             throw BenchError.setting("unknown scale '\(scale)'; use full, quick or smoke")
         }
         let output = try AllocationPass.countInChild(
-            backends: try Selection.backends(backend) ?? Backend.all.map(\.id),
+            backends: try Selection.backends(backend) ?? Catalog.allBackends.map(\.id),
             workloads: try Selection.workloads(workload) ?? Workload.all.map(\.id), scale: scale
         ) { Console.error("bench: \($0)") }
         print(output, terminator: "")
@@ -69,7 +69,7 @@ struct ProbeInstructionsCommand: ParsableCommand {
     @Option(name: .long) var tasks: Int
 
     func run() throws {
-        guard let id = try Selection.backends([backend])?.first, let backend = Backend.withID(id) else {
+        guard let id = try Selection.backends([backend])?.first, let backend = Catalog.backend(id) else {
             throw BenchError.setting("unknown backend '\(self.backend)'")
         }
         InstructionProbe.run(backend: backend, tasks: tasks)

@@ -10,6 +10,8 @@ enum Console {
     static func main(_ command: any ParsableCommand.Type) {
         GlobalExecutorChoice.installIfAsked()
         PlantedDelay.plantIfAsked()
+        // The project's own schedulers, made known by id to the runtime before any setting names one.
+        Catalog.registerBackends()
         do {
             var parsed = try command.parseAsRoot()
             try parsed.run()

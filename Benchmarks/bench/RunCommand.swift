@@ -103,7 +103,7 @@ struct RunCommand: ParsableCommand {
             choice == .both
             ? try RunSession.performBoth(request, launcher: BenchLauncher(), commandLine: Console.commandLine, log: log)
             : try RunSession.perform(
-                request, launcher: BenchLauncher(), commandLine: Console.commandLine,
+                request, counter: ChildProcess.allocationCounter(BenchLauncher()), commandLine: Console.commandLine,
                 progress: Console.progress, log: log)
         Console.endProgress()
         History.recordRun(folder, resultsRoot: request.resultsRoot, log: log)
@@ -118,7 +118,7 @@ struct ListCommand: ParsableCommand {
 
     func run() {
         var backends = TextTable(["backend", "compared to", "capabilities", "what it is"])
-        for backend in Backend.all {
+        for backend in Catalog.allBackends {
             backends.add([
                 backend.id.rawValue, backend.wraps?.rawValue ?? "-", backend.capabilities.names.joined(separator: ","),
                 backend.summary,
@@ -135,7 +135,7 @@ struct ListCommand: ParsableCommand {
                 workload.allMetrics.map(\.name).joined(separator: ","),
                 workload.parameters(at: .full).map(\.description).joined(separator: " | "),
                 workload.parameters(at: .quick).map(\.description).joined(separator: " | "),
-                Backend.all.filter(workload.supports).map(\.id.rawValue).joined(separator: ","),
+                Catalog.allBackends.filter(workload.supports).map(\.id.rawValue).joined(separator: ","),
             ])
         }
         print(workloads.render())

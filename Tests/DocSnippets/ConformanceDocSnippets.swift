@@ -52,7 +52,7 @@ func conformance(_ rule: ConformanceRule) {
 }
 
     @Test func benchIt() throws {
-let run = try BenchYourOwn.run([.subject(mine)], beside: [.threadPool, .rawDispatch],
+let run = try BenchYourOwn.run([.subject(mine), .subject(.threadPool)], beside: [.rawDispatch],
                                workloads: [.throughput, .pingPong, .observeOnDrain])
 print(run.table)            // run.folder holds summary.csv and samples.csv, the files `bench run` writes
     }

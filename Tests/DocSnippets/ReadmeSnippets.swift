@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func benchItBesideOurs() throws {
-        let run = try BenchYourOwn.run([.subject(mine)], beside: [.threadPool, .rawDispatch], workloads: [.throughput, .pingPong])
+        let run = try BenchYourOwn.run([.subject(mine), .subject(.threadPool)], beside: [.rawDispatch], workloads: [.throughput, .pingPong])
         print(run.table)                                       // run.folder holds the summary.csv and samples.csv
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite struct ActorLoopTests {
     @Test(arguments: [BackendID.dispatch, .threadPool, .operationQueue])
     func aCallerOnTheBackendRunsOnItsSchedulerAroundEveryCall(_ id: BackendID) async throws {
-        let lanes = try #require(Backend.withID(id)).instance()
+        let lanes = try #require(Catalog.backend(id)).instance()
         defer { lanes.shutdown() }
         let (caller, actor) = (lanes.lane("caller"), lanes.lane("actor").makeActor())
         let seen = Locked<[Bool]>([])
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aCallerOnTheGlobalExecutorRunsOnNoScheduler() async throws {
-        let lanes = try #require(Backend.withID(.threadPool)).instance()
+        let lanes = try #require(Catalog.backend(.threadPool)).instance()
         defer { lanes.shutdown() }
         let actor = lanes.lane("actor").makeActor()
         let seen = Locked<[Bool]>([])

@@ -16,19 +16,22 @@ import Testing
     @Test(.enabled(if: !AllThreadCounting.isExact))
     func withoutExactCountsTheProbeReportsNothingAndTheRunOnlyANote() throws {
         let workload = Workload.actorHop
-        let backend = try #require(Backend.withID(.defaultExecutor))
+        let backend = try #require(Catalog.backend(.defaultExecutor))
         let parameters = try #require(workload.parameters(at: .smoke).first)
         #expect(workload.allocationProbe?.count(on: backend, parameters, rounds: 1) == nil)
         if !Jemalloc.isLive {
             var notes: [String] = []
             let runner = Runner(backends: [backend], workloads: [workload], scale: .smoke)
-            #expect(AllocationPass.run(for: runner, launcher: NoLauncher()) { notes.append($0) }.isEmpty)
+            let unreachable: AllocationPass.Counter = { _, _, _, _ in
+                throw BenchError.failed("no counting process here")
+            }
+            #expect(AllocationPass.run(for: runner, counter: unreachable) { notes.append($0) }.isEmpty)
             #expect(notes.count == 1 && notes[0].contains("need jemalloc"))
         }
     }
 
     @Test func theChildsLinesLandInTheirCells() throws {
-        let backends = [BackendID.dispatch, .defaultExecutor].compactMap(Backend.withID)
+        let backends = [BackendID.dispatch, .defaultExecutor].compactMap(Catalog.backend)
         let runner = Runner(backends: backends, workloads: [.actorHop, .taskLifecycle], scale: .quick)
         #expect(
             runner.plan.map(\.parameters.description) == [

@@ -82,7 +82,7 @@ import ToolSupport
             workload: .singleProducer, parameters: Parameters([.tasks: 1]),
             backends: [
                 BackendRounds(
-                    backend: Backend.withID(.threadPool)!,
+                    backend: Catalog.backend(.threadPool)!,
                     rounds: [
                         RoundRecord(
                             result: RoundResult(values: [.nsPerTask: 100, .cpuNsPerTask: 180]), repetitions: 7,

@@ -12,7 +12,7 @@
         @Test func runLoopLanesSkipTheWorkloadsThatWaitForOneTaskAtATime() {
             // RunLoop.perform does not wake a sleeping loop on Linux: each step of W4, W5, W8 and W11–W13 would wait for
             // the serving thread's next slice, so those do not run on it.
-            #expect(Backend.withID(.combineRunLoop)?.has(.promptWakeUp) == false)
+            #expect(Catalog.backend(.combineRunLoop)?.has(.promptWakeUp) == false)
             #expect(
                 NIOBackendsTests.workloads(.combineRunLoop) == [
                     "W1", "W2", "W3", "W6", "W9", "W10", "W14", "W15", "W16", "W17", "W18", "W19", "W20",
@@ -22,14 +22,14 @@
         }
 
         @Test func eachCombineLaneIsReportedAgainstThePrimitiveItWraps() {
-            #expect(Backend.withID(.combineDispatch)?.wraps == .rawDispatchGlobal)
-            #expect(Backend.withID(.combineOperationQueue)?.wraps == .rawOperationQueue)
-            #expect(Backend.withID(.combineImmediate)?.wraps == .directCall)
-            #expect(Backend.withID(.combineRunLoop)?.wraps == nil)
+            #expect(Catalog.backend(.combineDispatch)?.wraps == .rawDispatchGlobal)
+            #expect(Catalog.backend(.combineOperationQueue)?.wraps == .rawOperationQueue)
+            #expect(Catalog.backend(.combineImmediate)?.wraps == .directCall)
+            #expect(Catalog.backend(.combineRunLoop)?.wraps == nil)
         }
 
         @Test func runLoopLanesShareOneServingThreadPerCore() throws {
-            let lanes = try #require(Backend.withID(.combineRunLoop)).instance()
+            let lanes = try #require(Catalog.backend(.combineRunLoop)).instance()
             defer { lanes.shutdown() }
             let targets = lanes.lanes(Clock.cores + 1, prefix: "w3")
             // The thread's identity, not its name: on Linux a thread's name is the one it inherited from its creator.

@@ -69,9 +69,9 @@ import Testing
         where BenchHarness.of(entry).measured
             && (entry.declarations["R2"] != nil || entry.expectedFailures["R2"] != nil)
         {
-            #expect(Backend.withID(BackendID(rawValue: entry.id))?.has(.flatRecursion) == false, "\(entry.id)")
+            #expect(Catalog.backend(BackendID(rawValue: entry.id))?.has(.flatRecursion) == false, "\(entry.id)")
         }
-        #expect(Backend.withID(.subscription)?.has(.flatRecursion) == false)
-        #expect(Backend.withID(.subscription)?.has(.asynchronous) == true)
+        #expect(Catalog.backend(.subscription)?.has(.flatRecursion) == false)
+        #expect(Catalog.backend(.subscription)?.has(.asynchronous) == true)
     }
 }

@@ -37,7 +37,7 @@ enum Fixtures {
                 workload: cell.workload, parameters: cell.parameters ?? cell.workload.parameters(at: .full)[0],
                 backends: order.map { id in
                     BackendRounds(
-                        backend: Backend.withID(id)!,
+                        backend: Catalog.backend(id)!,
                         rounds: cell.rounds[id]!.map {
                             RoundRecord(result: RoundResult(values: [cell.metric: $0]))
                         })

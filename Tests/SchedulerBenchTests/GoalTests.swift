@@ -12,7 +12,7 @@ import Testing
         let goal = try #require(Goal.all.first { $0.id == id })
         for cell in goal.measure.cells + (goal.floor?.measure.cells ?? []) {
             let workload = try #require(Workload.withID(cell.workload), "\(id): no workload \(cell.workload)")
-            let backend = try #require(Backend.withID(cell.backend), "\(id): no backend \(cell.backend)")
+            let backend = try #require(Catalog.backend(cell.backend), "\(id): no backend \(cell.backend)")
             #expect(workload.supports(backend), "\(id): \(cell.backend) does not run \(cell.workload)")
             #expect(workload.allMetrics.contains(cell.metric), "\(id): \(cell.workload) reports no \(cell.metric)")
             #expect(

@@ -7,7 +7,7 @@
     /// SwiftNIO in the bench: every workload its capabilities allow, beside the primitive its adapter wraps.
     @Suite struct NIOBackendsTests {
         static func workloads(_ id: BackendID) -> [String]? {
-            Backend.withID(id).map { backend in Workload.all.filter { $0.supports(backend) }.map(\.id.rawValue) }
+            Catalog.backend(id).map { backend in Workload.all.filter { $0.supports(backend) }.map(\.id.rawValue) }
         }
 
         @Test func theEventLoopRunsEveryWorkloadButCancellation() {
@@ -17,8 +17,8 @@
                     "W1", "W2", "W3", "W4", "W5", "W6", "W8", "W9", "W10", "W11", "W12", "W13", "W14", "W15", "W16",
                     "W17", "W18", "W19", "W20", "W24", "W25",
                 ])
-            #expect(Backend.withID(.nioEventLoop)?.wraps == .rawNIOExecute)
-            #expect(Backend.withID(.rawNIOExecute)?.isReference == true)
+            #expect(Catalog.backend(.nioEventLoop)?.wraps == .rawNIOExecute)
+            #expect(Catalog.backend(.rawNIOExecute)?.isReference == true)
             // W18 needs a timed scheduler for Combine's `receive(on:)`; the raw primitive is not one. Its actors run on
             // the loop's own executor (W11–W13).
             #expect(
@@ -37,7 +37,7 @@
         }
 
         @Test func lanesOfOneInstanceTakeTheLoopsInTurn() throws {
-            let lanes = try #require(Backend.withID(.rawNIOExecute)).instance()
+            let lanes = try #require(Catalog.backend(.rawNIOExecute)).instance()
             defer { lanes.shutdown() }
             let first = try #require(lanes.lane("a") as? EventLoopLane)
             let second = try #require(lanes.lane("b") as? EventLoopLane)

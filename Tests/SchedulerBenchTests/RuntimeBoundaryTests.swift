@@ -1,5 +1,8 @@
 import Foundation
+import SchedulerBench
 import Testing
+
+@testable import SchedulerBenchTool
 
 /// The runtime a package links (`SchedulerBench`) is held to its files: it imports none of the tool's code (reports,
 /// history, exports, power, calibration, comparisons, goals), so a package that benches its own scheduler compiles
@@ -33,9 +36,26 @@ import Testing
         let runtime = Self.root.appendingPathComponent("Sources/SchedulerBench").path
         let toolFolders = try FileManager.default.contentsOfDirectory(atPath: tool)
         let runtimeFolders = try FileManager.default.contentsOfDirectory(atPath: runtime)
-        for folder in ["Analysis", "Export", "Goals", "History", "Report"] {
+        for folder in ["Analysis", "Catalog", "Children", "Export", "Goals", "History", "Report"] {
             #expect(toolFolders.contains(folder), "Sources/SchedulerBenchTool/\(folder)")
             #expect(!runtimeFolders.contains(folder), "Sources/SchedulerBench/\(folder) belongs to the tool")
+        }
+    }
+
+    /// The runtime measures what a program registers beside its references: none of the project's own schedulers is
+    /// built into it, and the child processes `bench` starts are the tool's.
+    @Test func theRuntimeCarriesNoSchedulerOfTheCatalog() throws {
+        let subjects = Set(Catalog.subjects.map(\.id))
+        #expect(Backend.references.allSatisfy { $0.isReference })
+        #expect(Backend.references.allSatisfy { !subjects.contains($0.id.rawValue) })
+        let runtime = Self.root.appendingPathComponent("Sources/SchedulerBench")
+        let files = try #require(FileManager.default.enumerator(atPath: runtime.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        for file in files {
+            let text = try String(contentsOf: runtime.appendingPathComponent(file), encoding: .utf8)
+            for word in ["Catalog.", "ConformanceBackend.builtIn", "ChildLauncher", "ChildJob"] {
+                #expect(!text.contains(word), "\(file) names \(word)")
+            }
         }
     }
 }

@@ -89,8 +89,8 @@ import ToolSupport
     }
 
     @Test func theBackendsThatCannotBeCountedSayWhy() {
-        #expect(!InstructionProbe.countable(Backend.withID(.spinHandOff)!))
-        #expect(!InstructionProbe.countable(Backend.withID(.defaultExecutor)!))
-        #expect(InstructionProbe.countable(Backend.withID(.threadPool)!))
+        #expect(!InstructionProbe.countable(Catalog.backend(.spinHandOff)!))
+        #expect(!InstructionProbe.countable(Catalog.backend(.defaultExecutor)!))
+        #expect(InstructionProbe.countable(Catalog.backend(.threadPool)!))
     }
 }

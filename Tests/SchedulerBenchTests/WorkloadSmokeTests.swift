@@ -13,12 +13,12 @@ import Testing
     static let waitsOnTheCooperativePool: Capabilities = [.taskExecutor, .clock, .virtualClock, .exploration]
 
     static let cases: [String] = Workload.all.filter { $0.requires.isDisjoint(with: waitsOnTheCooperativePool) }
-        .flatMap { workload in Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.id)" } }
+        .flatMap { workload in Catalog.allBackends.filter(workload.supports).map { "\(workload.id)/\($0.id)" } }
 
     /// Those run one at a time, so that the test runner's own (cooperative) threads are never all blocked waiting on
     /// tasks that need one of them.
     static let actorCases: [String] = Workload.all.filter { !$0.requires.isDisjoint(with: waitsOnTheCooperativePool) }
-        .flatMap { workload in Backend.all.filter(workload.supports).map { "\(workload.id)/\($0.id)" } }
+        .flatMap { workload in Catalog.allBackends.filter(workload.supports).map { "\(workload.id)/\($0.id)" } }
 
     @Test(.serialized, arguments: actorCases)
     func actorWorkloadRunsOnBackend(_ identifier: String) throws {
@@ -29,7 +29,7 @@ import Testing
     func workloadRunsOnBackend(_ identifier: String) throws {
         let parts = identifier.split(separator: "/").map(String.init)
         let workload = try #require(Workload.named(parts[0]))
-        let backend = try #require(Backend.withID(BackendID(rawValue: parts[1])))
+        let backend = try #require(Catalog.backend(BackendID(rawValue: parts[1])))
         for parameters in workload.parameters(at: .smoke) {
             let result = workload.runRound(on: backend, parameters)
             let expected = workload.metrics.filter { metric in
@@ -51,23 +51,23 @@ import Testing
 
     @Test func everyWorkloadRunsSomewhereAndReferencesWrapTheirPrimitives() {
         for workload in Workload.all {
-            #expect(Backend.all.contains(where: workload.supports), "\(workload.id) has no backend")
+            #expect(Catalog.allBackends.contains(where: workload.supports), "\(workload.id) has no backend")
         }
-        for backend in Backend.all where !backend.isReference {
-            if let wrapped = backend.wraps { #expect(Backend.withID(wrapped)?.isReference == true) }
+        for backend in Catalog.allBackends where !backend.isReference {
+            if let wrapped = backend.wraps { #expect(Catalog.backend(wrapped)?.isReference == true) }
         }
         #expect(Workload.all.map(\.id.rawValue) == (1...25).map { "W\($0)" })
-        #expect(Set(Backend.all.map(\.id)).count == Backend.all.count)
+        #expect(Set(Catalog.allBackends.map(\.id)).count == Catalog.allBackends.count)
         #expect(
-            Backend.withID(.defaultExecutor).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
+            Catalog.backend(.defaultExecutor).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
                 == [.actorHop, .taskLifecycle, .actorPingPong, .taskFanIn, .actorPipeline])
         #expect(
-            Backend.withID(.continuousClock).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
+            Catalog.backend(.continuousClock).map { b in Workload.all.filter { $0.supports(b) }.map(\.id) }
                 == [.clockSleep, .timerDrift])
     }
 
     @Test func runnerInterleavesBackendsRoundByRound() {
-        let backends = [BackendID.immediate, .directCall, .testScheduler].compactMap(Backend.withID)
+        let backends = [BackendID.immediate, .directCall, .testScheduler].compactMap(Catalog.backend)
         let policy = RoundPolicy(
             rounds: 2, minimumRoundSeconds: 0, maximumRounds: 2, targetSpread: 0.1, extraSeconds: 0)
         let runner = Runner(backends: backends, workloads: [.singleProducer], scale: .smoke, policy: policy)
@@ -85,7 +85,7 @@ import Testing
         let policy = RoundPolicy(
             rounds: 1, minimumRoundSeconds: 0.05, maximumRounds: 1, targetSpread: 0.1, extraSeconds: 0)
         let runner = Runner(
-            backends: [try #require(Backend.withID(.directCall))], workloads: [.singleProducer], scale: .smoke,
+            backends: [try #require(Catalog.backend(.directCall))], workloads: [.singleProducer], scale: .smoke,
             policy: policy)
         let record = runner.measureRound(
             .singleProducer, on: runner.backends[0], runner.plan[0].parameters, extend: true)
@@ -95,7 +95,7 @@ import Testing
 
     /// Wide intervals ask for more rounds; tight ones do not.
     @Test func theRoundPolicyAsksForMoreRoundsOnlyWhileAnIntervalIsWide() throws {
-        let backend = try #require(Backend.withID(.threadPool))
+        let backend = try #require(Catalog.backend(.threadPool))
         func cell(_ values: [Double]) -> CellMeasurement {
             CellMeasurement(
                 workload: .singleProducer, parameters: Parameters([.tasks: 1]),

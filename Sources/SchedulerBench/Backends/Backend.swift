@@ -87,12 +87,11 @@ public struct Backend: Sendable {
 }
 
 extension Backend {
-    /// A lane for a catalog entry: its id, summary, wrapped primitive and name in the matrix come from the entry, its
-    /// capabilities from the entry's traits and `harness` (the bench's own facts, ``BenchHarness/of(_:)`` unless
-    /// given), and each round opens a fresh session planned for the bench.
-    public static func subject(_ entry: ConformanceBackend, harness: BenchHarness? = nil) -> Backend {
-        let harness = harness ?? .of(entry)
-        return Backend(
+    /// A lane for a kit entry (your `ConformanceBackend`, or one of the kit's): its id, summary and name in the matrix
+    /// come from the entry, its capabilities from the entry's traits and `harness` (what it is measured beside and
+    /// how the bench calls it), and each round opens a fresh session planned for the bench.
+    public static func subject(_ entry: ConformanceBackend, harness: BenchHarness = .standard) -> Backend {
+        Backend(
             BackendID(rawValue: entry.id), summary: entry.summary, wraps: harness.wraps,
             isReference: false, capabilities: Capabilities(subject: entry, harness: harness),
             conformanceName: entry.name
@@ -102,13 +101,9 @@ extension Backend {
         }
     }
 
-    /// Every backend, in table order: the catalog's measured subjects (`Catalog/subjects`), then the references
-    /// and floors measured beside them.
-    public static let all: [Backend] =
-        Catalog.subjects.filter { BenchHarness.of($0).measured }.map { subject($0) } + references
-
-    /// The primitives the subjects wrap, and floors: the bench's own entries, measured in the same sweeps.
-    package static let references: [Backend] =
+    /// The primitives schedulers wrap, and floors: the runtime's own lanes, measured in the same sweeps as the
+    /// backends a program registers (``register(_:)``) and known without registering.
+    public static let references: [Backend] =
         [
             .reference(
                 .rawDispatch, "DispatchQueue(label:).async on a serial queue",
@@ -208,6 +203,6 @@ extension Backend {
             },
         ] + peerReferences + clockReferences
 
-    /// A built-in or registered backend (``register(_:)``).
+    /// A reference or a registered backend (``register(_:)``).
     public static func withID(_ id: BackendID) -> Backend? { known.first { $0.id == id } }
 }

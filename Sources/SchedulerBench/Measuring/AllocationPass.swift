@@ -53,11 +53,11 @@ public struct AllocationProbe: Sendable {
     }
 }
 
-/// The allocation pass of a run: after the timed rounds, `bench` starts itself again as a child
-/// (``ChildJob/countAllocations(backends:workloads:scale:)``) with jemalloc preloaded and `MALLOC_CONF=tcache:false`,
+/// The allocation pass of a run: after the timed rounds, `bench` starts itself again as a child (through the
+/// ``Counter`` it passes) with jemalloc preloaded and `MALLOC_CONF=tcache:false`,
 /// which counts every actor workload of the run on every backend and prints the per-round values; the parent adds
 /// them to its cells. Counting needs no allocator hooks, and the timed rounds keep their thread caches.
-public enum AllocationPass {
+package enum AllocationPass {
     /// Counted rounds per cell (each a baseline and a full run of the workload's units). Seven, because a round
     /// now and then counts a timing-dependent extra (Dispatch refilling its continuation cache, the cooperative pool
     /// starting a thread) or loses one to the baseline: the median of seven stays exact unless four of them do, so
@@ -68,7 +68,7 @@ public enum AllocationPass {
 
     /// The child's work: proves that counts are exact here, counts every (workload, parameters, backend) cell, and
     /// returns the values as CSV (one line per round and metric, full precision).
-    public static func countInChild(
+    package static func countInChild(
         backends: [BackendID], workloads: [WorkloadID], scale: Scale,
         log: (String) -> Void
     ) throws -> String {
@@ -101,13 +101,20 @@ public enum AllocationPass {
         return CSV.encode(lines)
     }
 
-    /// The parent's side: runs the child for the runner's actor workloads and returns its counts, per cell and
-    /// backend. Empty, with a note, when the run has no actor workload, no child process can be started (`launcher`
-    /// nil: a package's own runner, `BenchYourOwn`), jemalloc is not live here, or the child fails.
-    package static func run(for runner: Runner, launcher: (any ChildLauncher)?, log: (String) -> Void) -> [Counted] {
+    /// Counts in another process of the same program, with `environment` (thread caches off), the allocations of
+    /// `backends` on `workloads` at `scale`, and returns what ``countInChild(backends:workloads:scale:log:)``
+    /// printed there. `bench` starts a child of itself; a package's own runner (`BenchYourOwn`) has none.
+    package typealias Counter =
+        @Sendable (_ backends: [BackendID], _ workloads: [WorkloadID], _ scale: Scale, _ environment: [String: String])
+        throws -> String
+
+    /// The parent's side: counts the runner's actor workloads through `counter` and returns the counts, per cell and
+    /// backend. Empty, with a note, when the run has no actor workload, no process can count (`counter` nil: a
+    /// package's own runner, `BenchYourOwn`), jemalloc is not live here, or the counting fails.
+    package static func run(for runner: Runner, counter: Counter?, log: (String) -> Void) -> [Counted] {
         let cells = runner.plan.filter { $0.workload.allocationProbe != nil }
         guard !cells.isEmpty else { return [] }
-        guard let launcher else {
+        guard let counter else {
             log("allocations of every thread are counted in a child process of bench; this run starts none")
             return []
         }
@@ -119,10 +126,6 @@ public enum AllocationPass {
         }
         let started = Date()
         let backends = Set(cells.flatMap { $0.backends.map(\.id) })
-        let job = ChildJob.countAllocations(
-            backends: runner.backends.map(\.id).filter(backends.contains),
-            workloads: Array(Set(cells.map(\.workload.id))).sorted(),
-            scale: runner.scale)
         var environment = ProcessInfo.processInfo.environment
         let conf = [environment["MALLOC_CONF"], AllThreadCounting.mallocConf].compactMap { $0 }.filter { !$0.isEmpty }
         environment["MALLOC_CONF"] = conf.joined(separator: ",")
@@ -131,8 +134,10 @@ public enum AllocationPass {
             "counting allocations of every thread (W11–W13, W22) in a child process with MALLOC_CONF=\(AllThreadCounting.mallocConf)"
         )
         do {
-            let output = try ChildProcess.run(job, launcher: launcher, environment: environment)
-            let counted = try parse(output.standardOutput, cells: cells)
+            let output = try counter(
+                runner.backends.map(\.id).filter(backends.contains), Array(Set(cells.map(\.workload.id))).sorted(),
+                runner.scale, environment)
+            let counted = try parse(output, cells: cells)
             log(
                 "allocation pass: \(cells.reduce(0) { $0 + $1.backends.count }) cells counted in "
                     + "\(Format.short(Date().timeIntervalSince(started))) s")

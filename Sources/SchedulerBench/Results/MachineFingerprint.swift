@@ -3,20 +3,20 @@ import Foundation
 /// What makes one machine's noise comparable with another's: a calibration (`bench calibrate`) holds for runs whose
 /// fingerprint is the same. Host names are left out (CI machines of one kind share their noise, not their names);
 /// the kernel's version is cut to major.minor.
-public struct MachineFingerprint: Sendable, Equatable, CustomStringConvertible {
-    public var cpuModel: String
-    public var cores: Int
-    public var memoryGiB: Int
-    public var os: String
+package struct MachineFingerprint: Sendable, Equatable, CustomStringConvertible {
+    package var cpuModel: String
+    package var cores: Int
+    package var memoryGiB: Int
+    package var os: String
 
-    public static var current: MachineFingerprint {
+    package static var current: MachineFingerprint {
         MachineFingerprint(
             cpuModel: cpuModel(), cores: ProcessInfo.processInfo.activeProcessorCount,
             memoryGiB: Int((Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824).rounded()),
             os: operatingSystem(kernelDepth: 2))
     }
 
-    public var description: String { "\(cpuModel), \(cores) cores, \(memoryGiB) GiB, \(os)" }
+    package var description: String { "\(cpuModel), \(cores) cores, \(memoryGiB) GiB, \(os)" }
 
     static func cpuModel() -> String {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }

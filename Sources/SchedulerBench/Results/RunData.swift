@@ -3,16 +3,16 @@ import ToolSupport
 
 /// A run as stored: its summary rows and, where `samples.csv` is beside them, every round's value of every cell
 /// (goals and re-analyses pair rounds; the summary alone cannot).
-public struct RunData: Sendable {
-    public var summary: [SummaryRow]
+package struct RunData: Sendable {
+    package var summary: [SummaryRow]
     /// Every cell's rounds as measured (`samples.csv`'s `value`).
-    public let rounds: [CellKey: [Double]]
+    package let rounds: [CellKey: [Double]]
     /// The same rounds at their cell's median machine level (``RoundLevels``): what figures and ratios rest on.
-    public let levelledRounds: [CellKey: [Double]]
+    package let levelledRounds: [CellKey: [Double]]
     /// The folder it was read from, as named.
-    public var source: String
+    package var source: String
 
-    public init(summary: [SummaryRow], rounds: [CellKey: [Double]] = [:], source: String = "") {
+    package init(summary: [SummaryRow], rounds: [CellKey: [Double]] = [:], source: String = "") {
         self.summary = summary
         self.rounds = rounds
         self.levelledRounds = Self.levelled(rounds)
@@ -35,7 +35,7 @@ public struct RunData: Sendable {
     }
 
     /// Reads a run folder, or a `summary.csv` (with the `samples.csv` beside it when there is one).
-    public static func load(_ path: String) throws -> RunData {
+    package static func load(_ path: String) throws -> RunData {
         let summaryPath = try RunStore.summaryFile(path)
         let summary = try SummaryRow.read(summaryPath)
         guard !summary.isEmpty else { throw BenchError.input("\(summaryPath) has no rows; run bench first") }
@@ -53,10 +53,10 @@ public struct RunData: Sendable {
         return RunData(summary: summary, rounds: rounds.mapValues { $0.sorted { $0.0 < $1.0 }.map(\.1) }, source: path)
     }
 
-    public var metadata: RunMetadata? { summary.first?.metadata }
+    package var metadata: RunMetadata? { summary.first?.metadata }
 
     /// The allocators of the run, jemalloc first.
-    public var allocators: [AllocatorChoice] {
+    package var allocators: [AllocatorChoice] {
         AllocatorChoice.allCases.filter { allocator in
             allocator != .both && summary.contains { $0.allocator == allocator }
         }
@@ -64,7 +64,7 @@ public struct RunData: Sendable {
     }
 
     /// The row of a cell whose parameters include `parameters` (the first such row).
-    public func row(
+    package func row(
         _ backend: BackendID, _ workload: WorkloadID, _ metric: Metric, allocator: AllocatorChoice,
         parameters: Parameters = Parameters([:])
     ) -> SummaryRow? {
@@ -76,8 +76,8 @@ public struct RunData: Sendable {
 
     /// A row's rounds in order, at the cell's median machine level; its median alone when the run has no
     /// `samples.csv`.
-    public func values(of row: SummaryRow) -> [Double] { levelledRounds[row.key] ?? [row.summary.median.value] }
+    package func values(of row: SummaryRow) -> [Double] { levelledRounds[row.key] ?? [row.summary.median.value] }
 
     /// A row's rounds in order as measured.
-    public func measuredValues(of row: SummaryRow) -> [Double] { rounds[row.key] ?? [row.summary.median.value] }
+    package func measuredValues(of row: SummaryRow) -> [Double] { rounds[row.key] ?? [row.summary.median.value] }
 }

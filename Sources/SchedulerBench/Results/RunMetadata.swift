@@ -95,7 +95,7 @@ public enum RunSelection {
     /// "all", or "backends=a,b workloads=W1,W4" naming only what was narrowed.
     public static func describe(backends: [Backend], workloads: [Workload]) -> String {
         var parts: [String] = []
-        if backends.count != Backend.all.count {
+        if backends.count != Backend.known.count {
             parts.append("backends=" + backends.map(\.id.rawValue).joined(separator: ","))
         }
         if workloads.count != Workload.all.count {

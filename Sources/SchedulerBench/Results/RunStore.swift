@@ -8,17 +8,17 @@ import ToolSupport
 /// one), and renamed to `<run-id>` once every file is there, with a rename that refuses to replace an existing folder.
 /// So a reader sees a run folder only when it is complete; an error or an interruption leaves at most the hidden
 /// folder, which the interrupted process removes (``Interruption``).
-public struct RunStore: Sendable {
-    public let root: URL
+package struct RunStore: Sendable {
+    package let root: URL
 
-    public init(root: String) { self.root = URL(fileURLWithPath: root, isDirectory: true) }
+    package init(root: String) { self.root = URL(fileURLWithPath: root, isDirectory: true) }
 
     /// Free space a run needs at the least (its CSV files take a few MiB).
     static let requiredBytes: UInt64 = 64 << 20
 
     /// Everything that can be checked before measuring: the root exists or can be made, is a folder, can be written
     /// to, and has space. Throws a one-line error saying what to do.
-    public func preflight() throws {
+    package func preflight() throws {
         let manager = FileManager.default
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: root.path, isDirectory: &isFolder) {
@@ -50,7 +50,7 @@ public struct RunStore: Sendable {
 
     /// Writes `files` as the run folder `<root>/<runID>`, whole or not at all; returns the folder.
     @discardableResult
-    public func write(runID: String, files: [String: String]) throws -> URL {
+    package func write(runID: String, files: [String: String]) throws -> URL {
         let folder = root.appendingPathComponent(runID, isDirectory: true)
         let partial = root.appendingPathComponent(".\(runID).partial", isDirectory: true)
         guard mkdir(partial.path, 0o755) == 0 else {
@@ -75,14 +75,14 @@ public struct RunStore: Sendable {
 
     /// The complete run folders directly under the root (those with a `summary.csv`), oldest first: run ids start
     /// with their UTC start time.
-    public func runs() -> [URL] {
+    package func runs() -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         return names.filter { !$0.hasPrefix(".") }.sorted().map { root.appendingPathComponent($0, isDirectory: true) }
             .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("summary.csv").path) }
     }
 
     /// A run folder or its `summary.csv`, as a person names it, to the summary file.
-    public static func summaryFile(_ path: String) throws -> String {
+    package static func summaryFile(_ path: String) throws -> String {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw BenchError.input("\(path) does not exist; name a run folder (Results/<run-id>) or its summary.csv")

@@ -3,9 +3,9 @@ import Foundation
 /// Makes the process run under the allocator a benchmark asks for, by re-executing itself with or without
 /// `LD_PRELOAD` of jemalloc. The environment variable ``marker`` stops a second re-execution.
 public enum Relaunch {
-    public static let marker = "SCHEDULER_BENCH_RELAUNCHED"
+    package static let marker = "SCHEDULER_BENCH_RELAUNCHED"
     /// Carries the command a person typed into child processes (for the metadata of the rows they write).
-    public static let parentCommandVariable = "SCHEDULER_BENCH_COMMAND"
+    package static let parentCommandVariable = "SCHEDULER_BENCH_COMMAND"
 
     public enum Failure: Error, CustomStringConvertible {
         case jemallocMissing
@@ -31,17 +31,8 @@ public enum Relaunch {
         }
     }
 
-    /// The environment of a child `bench run`: it chooses its allocator itself, and its rows name the command that
-    /// the person typed (`commandLine`).
-    public static func childEnvironment(commandLine: String) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment[marker] = nil
-        environment[parentCommandVariable] = commandLine
-        return environment
-    }
-
     /// Throws a one-line error unless a run under `allocator` can start here (jemalloc installed and loadable).
-    public static func checkAvailable(_ allocator: AllocatorChoice) throws {
+    package static func checkAvailable(_ allocator: AllocatorChoice) throws {
         guard allocator == .jemalloc, !Jemalloc.isLive else { return }
         guard let library = Jemalloc.installedLibrary else { throw Failure.jemallocMissing }
         // A file that is not a shared object would only get the loader's warning and no jemalloc; say so in one
@@ -53,7 +44,7 @@ public enum Relaunch {
 
     /// Returns when the process already runs under `allocator`; otherwise replaces the process (never returns) or
     /// throws.
-    public static func ensure(_ allocator: AllocatorChoice) throws {
+    package static func ensure(_ allocator: AllocatorChoice) throws {
         let environment = ProcessInfo.processInfo.environment
         let relaunched = environment[marker] != nil
         switch allocator {

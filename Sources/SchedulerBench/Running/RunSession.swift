@@ -22,7 +22,8 @@ public enum BenchError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// What `bench run` was asked for, after parsing: backends and workloads as identifiers (nil: all of them).
+/// What `bench run` was asked for, after parsing: backends and workloads as identifiers (nil: every one known, the
+/// registered backends and the references; every workload).
 public struct RunRequest: Sendable, Equatable {
     public var backends: [BackendID]?
     public var workloads: [WorkloadID]?
@@ -91,7 +92,7 @@ public struct RunRequest: Sendable, Equatable {
     }
 
     public func resolvedBackends() throws(RequestError) -> [Backend] {
-        try (backends ?? Backend.all.map(\.id)).map { id throws(RequestError) in
+        try (backends ?? Backend.known.map(\.id)).map { id throws(RequestError) in
             guard let backend = Backend.withID(id) else { throw .unknown(.backend, value: id.rawValue) }
             return backend
         }
@@ -133,11 +134,11 @@ public struct RunRequest: Sendable, Equatable {
 
 /// `bench run`: checks everything it can, runs under the requested allocator on the requested CPUs, writes the run
 /// folder whole or not at all.
-public enum RunSession {
+package enum RunSession {
     /// Runs the request in this process (one allocator) and writes `<root>/<run-id>/`. Returns the folder and rows.
-    /// Without a `launcher` (a package's own runner) the allocation pass, which needs a child process, is left out.
-    public static func perform(
-        _ request: RunRequest, launcher: (any ChildLauncher)?, commandLine: String,
+    /// Without a `counter` (a package's own runner) the allocation pass, which needs another process, is left out.
+    package static func perform(
+        _ request: RunRequest, counter: AllocationPass.Counter?, commandLine: String,
         progress: @escaping (Int, Int, String) -> Void,
         log: (String) -> Void
     ) throws -> (URL, RunResults) {
@@ -180,7 +181,7 @@ public enum RunSession {
             done.withLock { $0 = (step, planned) }
             progress(step, planned, what)
         }
-        let counted = AllocationPass.run(for: runner, launcher: launcher, log: log)
+        let counted = AllocationPass.run(for: runner, counter: counter, log: log)
         if let cpus, request.cpus != nil {
             let strays = Machine.threadsOutside(cpus)
             guard strays.isEmpty else {
@@ -195,53 +196,11 @@ public enum RunSession {
         let folder = try RunStore(root: request.resultsRoot).write(runID: metadata.runID, files: results.files)
         return (folder, results)
     }
-
-    /// `--allocator both`: checks both allocators first, runs one child per allocator with a shared run id, then
-    /// writes their rows together as one run folder.
-    public static func performBoth(
-        _ request: RunRequest, launcher: any ChildLauncher, commandLine: String,
-        log: (String) -> Void
-    ) throws -> (URL, RunResults) {
-        try request.preflight()
-        let runID =
-            request.runID
-            ?? RunID.make(commit: (try? Command.output("git", ["rev-parse", "--short=12", "HEAD"])) ?? "unknown")
-        let scratch = try ScratchFolder("allocators")
-        defer { scratch.remove() }
-        let pass = Locked("")
-        Interruption.install { "during the \(pass.withLock { $0 }) pass; nothing was written, the run is discarded" }
-        var summaries: [SummaryRow] = []
-        var samples: [String] = []
-        for allocator in AllocatorChoice.both.passes {
-            var child = request
-            child.allocator = allocator
-            child.outputDirectory = scratch.url.path
-            child.runID = runID
-            pass.withLock { $0 = allocator.rawValue }
-            log("allocator pass: \(allocator.rawValue)")
-            do {
-                try ChildProcess.run(
-                    .run(child), launcher: launcher, environment: Relaunch.childEnvironment(commandLine: commandLine))
-            } catch {
-                throw BenchError.failed("the \(allocator.rawValue) pass failed (\(error)); nothing was written")
-            }
-            let folder = scratch.url.appendingPathComponent(runID)
-            summaries += try SummaryRow.read(folder.appendingPathComponent("summary.csv").path)
-            samples.append(try String(contentsOf: folder.appendingPathComponent("samples.csv"), encoding: .utf8))
-            try FileManager.default.removeItem(at: folder)
-        }
-        let results = RunResults(summary: summaries, samples: [])
-        let files = [
-            "summary.csv": CSV.encode([SummaryRow.columns] + summaries.map(\.fields)),
-            "samples.csv": try CSV.concatenate(samples),
-        ]
-        return (try RunStore(root: request.resultsRoot).write(runID: runID, files: files), results)
-    }
 }
 
 extension RunResults {
     /// The run folder's files.
-    var files: [String: String] {
+    package var files: [String: String] {
         [
             "summary.csv": CSV.encode([SummaryRow.columns] + summary.map(\.fields)),
             "samples.csv": CSV.encode([SampleRow.columns] + samples.map(\.fields)),
@@ -251,7 +210,7 @@ extension RunResults {
 
 extension CSV {
     /// CSV texts with one header each, concatenated (the header once); the headers must agree.
-    static func concatenate(_ texts: [String]) throws -> String {
+    package static func concatenate(_ texts: [String]) throws -> String {
         var header: [String]?
         var rows: [[String]] = []
         for text in texts {

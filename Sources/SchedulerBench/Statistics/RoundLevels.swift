@@ -18,15 +18,15 @@ import Foundation
 /// Without a common level (independent noise) the adjusted rounds keep the raw rounds' coverage and width; with a level
 /// step their interval narrows about threefold (the unit tests simulate both). A cell needs ``minimumBackends``
 /// backends whose rounds are all positive and not all equal; the rest pass through unchanged, as do cells with fewer.
-public enum RoundLevels {
+package enum RoundLevels {
     /// Below this many usable backends the level of a round is one or two other backends' noise, not the machine's.
-    public static let minimumBackends = 4
+    package static let minimumBackends = 4
     static let slopeRange = 0.0...2.0
 
     /// Each lane's rounds of `metric` at the cell's median level; lanes that cannot be adjusted come back as they
     /// were, and so do exact counts, which no machine moves. All lanes of a cell have one value per round, round *i*
     /// of each from the same sweep.
-    public static func adjusted(_ lanes: [[Double]], of metric: Metric) -> [[Double]] {
+    package static func adjusted(_ lanes: [[Double]], of metric: Metric) -> [[Double]] {
         let usable = lanes.indices.filter { isUsable(lanes[$0]) }
         guard !metric.isExactCount, usable.count >= minimumBackends else { return lanes }
         let logs = lanes.map { $0.map { $0 > 0 ? Foundation.log($0) : 0 } }

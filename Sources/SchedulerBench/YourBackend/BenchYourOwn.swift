@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// // The kit's description of the scheduler (ConformanceBackend: id, traits, sessions), also what `evaluate` judges.
-/// let run = try BenchYourOwn.run([.subject(.myScheduler)], beside: [.threadPool, .rawDispatch],
+/// let run = try BenchYourOwn.run([.subject(.myScheduler), .subject(.threadPool)], beside: [.rawDispatch],
 ///                                workloads: [.throughput, .pingPong])
 /// print(run.table)                       // the table `bench run` prints; run.folder holds summary.csv, samples.csv
 /// ```
@@ -46,7 +46,7 @@ public enum BenchYourOwn {
             backends: backends.map(\.id) + builtIn, workloads: chosen, scale: scale, allocator: allocator,
             outputDirectory: output)
         let (folder, results) = try RunSession.perform(
-            request, launcher: nil, commandLine: CommandLine.arguments.joined(separator: " "),
+            request, counter: nil, commandLine: CommandLine.arguments.joined(separator: " "),
             progress: { _, _, _ in }, log: log)
         return Run(folder: folder, results: results, table: SummaryTable.render(results.summary))
     }

@@ -4,17 +4,18 @@ import SchedulerKit
 // A backend of your own is the kit's description of it, `Backend.subject(_:)`: declared once, judged by the kit and
 // measured by the bench (Docs/WritingAScheduler.md, "Bench it beside the built-in backends").
 extension Backend {
-    /// Backends that are not built in, made known to every lookup by id (a run request, a child process of the same
-    /// program). A program registers its own at start-up, before it runs anything.
+    /// The backends a program measures beside the references, made known to every lookup by id (a run request, a
+    /// child process of the same program). A program registers its own at start-up, before it runs anything.
     private static let registered = Locked<[Backend]>([])
 
-    /// Makes `backends` known by their ids. An id a built-in backend uses is refused, with the id that clashes; an
-    /// id registered before keeps its first registration. So is a virtual-time backend whose scheduler the bench
-    /// cannot drive (not a `VirtualTimeDriver`): nothing would run its work, and a run would wait for ever.
+    /// Makes `backends` known by their ids, after those registered before (an id registered before keeps its first
+    /// registration). Refused, with a line that says why: an id a reference uses, and a virtual-time backend whose
+    /// scheduler the bench cannot drive (not a `VirtualTimeDriver`): nothing would run its work, and a run would wait
+    /// for ever.
     public static func register(_ backends: [Backend]) throws {
-        if let clash = backends.first(where: { backend in all.contains { $0.id == backend.id } }) {
+        if let clash = backends.first(where: { backend in references.contains { $0.id == backend.id } }) {
             throw BenchError.setting(
-                "backend id '\(clash.id)' is a built-in backend's (see bench list); give yours another id")
+                "backend id '\(clash.id)' is a reference lane's (see Backend.references); give yours another id")
         }
         for backend in backends where backend.capabilities.contains(.virtualTime) {
             let lanes = backend.instance()
@@ -33,6 +34,6 @@ extension Backend {
         }
     }
 
-    /// The built-in backends, then the registered ones.
-    public static var known: [Backend] { all + registered.withLock { $0 } }
+    /// Every backend a run can name, in table order: the registered ones, then the references.
+    public static var known: [Backend] { registered.withLock { $0 } + references }
 }

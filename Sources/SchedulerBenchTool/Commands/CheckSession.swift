@@ -49,7 +49,7 @@ package enum CheckSession {
         let exact = Runner(
             backends: selected, workloads: [.allocations, .actorHop, .taskLifecycle, .actorPingPong],
             scale: .quick)
-        let counted = AllocationPass.run(for: exact, launcher: launcher, log: log)
+        let counted = AllocationPass.run(for: exact, counter: ChildProcess.allocationCounter(launcher), log: log)
         let allocations = Runner(backends: selected, workloads: [.allocations], scale: .quick).run()
         for cell in AllocationPass.merge(counted, into: allocations + countedCells(exact)) {
             for entry in cell.backends {

@@ -46,7 +46,7 @@ extension Report {
     /// SchedulerKit's own schedulers (neither references nor peers), hand-offs or inline ones.
     static func ours(handOff: Bool) -> [BackendID] {
         let peers = Set(Peer.all.flatMap(\.lanes))
-        return Backend.all.filter { !$0.isReference && !peers.contains($0.id) && $0.handsOff == handOff }
+        return Catalog.allBackends.filter { !$0.isReference && !peers.contains($0.id) && $0.handsOff == handOff }
             .map(\.id)
     }
 

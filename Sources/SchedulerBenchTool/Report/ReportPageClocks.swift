@@ -7,7 +7,7 @@ extension Report {
     /// per sleeper (W21). Empty when the run has none of them.
     static func executorsAndClocks(_ view: RunView) -> [String] {
         let lanes: [BackendID] =
-            ours(handOff: true).filter { !(Backend.withID($0)?.has(.concurrent) ?? true) }
+            ours(handOff: true).filter { !(Catalog.backend($0)?.has(.concurrent) ?? true) }
             + Peer.all.map(\.primary) + [.continuousClock]
         let timers = lanes.filter { view.row($0, .timerDrift, .driftPerTick) != nil }
         let figures = { (metric: Metric) in

@@ -183,7 +183,7 @@ struct PeerFindings {
     /// What the peer's schedulers keep of the rules, from the conformance matrix, beside SchedulerKit's backends;
     /// each failure and declaration with the matrix's own words.
     func conformance(_ matrix: [ConformanceRow]) -> String? {
-        let adapters = peer.lanes.compactMap { id in Backend.withID(id)?.conformanceName.map { (id, $0) } }
+        let adapters = peer.lanes.compactMap { id in Catalog.backend(id)?.conformanceName.map { (id, $0) } }
         let parts = adapters.compactMap { bench, name -> String? in
             let mine = matrix.filter { $0.backend == name }
             guard !mine.isEmpty else { return nil }
@@ -206,7 +206,7 @@ struct PeerFindings {
             }.map(\.rule))
         var text =
             "Semantics (conformance matrix, [`CONFORMANCE.md`](CONFORMANCE.md)): " + parts.joined(separator: ". ") + "."
-        let ours = Self.ours.compactMap { Backend.withID($0)?.conformanceName }.compactMap { name -> String? in
+        let ours = Self.ours.compactMap { Catalog.backend($0)?.conformanceName }.compactMap { name -> String? in
             let kept = missed.sorted().filter { rule in
                 matrix.contains { $0.backend == name && $0.rule == rule && $0.outcome == .passed }
             }

@@ -85,7 +85,7 @@ extension Calibration {
             // Files written before the column existed: a backend with a reference row is compared by its ratio.
             let statistic =
                 record["statistic"].flatMap(ComparedFigure.Statistic.init(rawValue:))
-                ?? (Backend.withID(backend)?.wraps == nil ? .median : .ratioToReference)
+                ?? (Catalog.backend(backend)?.wraps == nil ? .median : .ratioToReference)
             cells[key] = Figures(values: values, statistic: statistic)
         }
         self.init(

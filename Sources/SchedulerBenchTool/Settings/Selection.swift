@@ -6,9 +6,9 @@ package enum Selection {
     /// Names given as repeated or comma-separated options; none means all (nil).
     package static func backends(_ names: [String]) throws -> [BackendID]? {
         try resolve(names) { name in
-            guard let backend = Backend.all.first(where: { $0.id.rawValue == name }) else {
+            guard let backend = Catalog.allBackends.first(where: { $0.id.rawValue == name }) else {
                 throw BenchError.setting(
-                    "unknown backend '\(name)'; choose from \(Backend.all.map(\.id.rawValue).joined(separator: ", ")) (see bench list)"
+                    "unknown backend '\(name)'; choose from \(Catalog.allBackends.map(\.id.rawValue).joined(separator: ", ")) (see bench list)"
                 )
             }
             return backend.id

@@ -29,7 +29,8 @@ extension Backend {
     /// The bench's lanes: the same descriptions, not second ones, each reported beside what it wraps or stands in
     /// for (a bench lane's id, typed): raw `DispatchQueue.async`, and SchedulerKit's `TestScheduler`.
     public static let queueScheduler = Backend.subject(.queueScheduler, harness: BenchHarness(wraps: .rawDispatch))
-    public static let stepScheduler = Backend.subject(.stepScheduler, harness: BenchHarness(wraps: .testScheduler))
+    public static let stepScheduler = Backend.subject(
+        .stepScheduler, harness: BenchHarness(wraps: BackendID(.testScheduler)))
 }
 
 extension BackendID {

@@ -74,15 +74,17 @@ import Testing
         let chosen = Workload.all.filter { $0.requires.isDisjoint(with: waitsOnTheCooperativePool) }
             .filter { $0.allocationProbe == nil }.map(\.id)
         #expect(chosen.contains(.throughput) && chosen.contains(.pingPong))
+        // SchedulerKit's TestScheduler beside them: the kit's entry, measured as one of ours.
+        let testScheduler = BackendID(.testScheduler)
         let run = try BenchYourOwn.run(
-            [.queueScheduler, .stepScheduler], beside: [.testScheduler], workloads: chosen, scale: .smoke,
+            [.queueScheduler, .stepScheduler, .subject(.testScheduler)], workloads: chosen, scale: .smoke,
             output: output.path)
         func workloads(_ backend: BackendID) -> Set<WorkloadID> {
             Set(run.results.summary.filter { $0.backend == backend }.map(\.workload))
         }
         #expect(workloads(.queueScheduler).isSuperset(of: [.throughput, .pingPong]))
         #expect(workloads(.stepScheduler).contains(.throughput))
-        #expect(workloads(.stepScheduler) == workloads(.testScheduler), "every workload TestScheduler runs")
+        #expect(workloads(.stepScheduler) == workloads(testScheduler), "every workload TestScheduler runs")
         let steps = run.results.summary.filter { $0.backend == .stepScheduler }
         #expect(steps.allSatisfy { $0.summary.median.value.isFinite })
     }
@@ -108,10 +110,10 @@ import Testing
         #expect(Backend.withID(undriven.id) == nil)
     }
 
-    @Test func aBuiltInBackendsIdIsRefused() {
+    @Test func aReferenceLanesIdIsRefused() {
         let clash = Backend.subject(
             ConformanceBackend(
-                id: BackendID.threadPool.rawValue, name: "not the pool", summary: "not the pool",
+                id: BackendID.rawDispatch.rawValue, name: "not raw Dispatch", summary: "not raw Dispatch",
                 traits: QueueScheduler.traits
             ) { _ in ConformanceSession(makeNamedScheduler: { QueueScheduler(name: $0) }) })
         #expect(throws: BenchError.self) { try Backend.register([clash]) }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SchedulerBench
 import SchedulerKit
 
 /// Instructions per task on a backend's schedule path and run path, counted by valgrind's callgrind: the same on
@@ -10,20 +11,20 @@ import SchedulerKit
 /// while the producer submits tasks to a held lane; the run path, everything it executes from opening the lane until
 /// the last task has run (all threads: the worker's dequeue, the current scheduler, the task, the hand-back). Each is
 /// the difference between a round of `2 × tasks` and one of `tasks`, divided by `tasks`.
-public struct InstructionCount: Sendable, Equatable {
-    public var backend: BackendID
-    public var schedule: Double
-    public var run: Double
+package struct InstructionCount: Sendable, Equatable {
+    package var backend: BackendID
+    package var schedule: Double
+    package var run: Double
     /// Estimated cycles per task on each path, from callgrind's cache simulation (`EstimatedCycles`): counted on
     /// single-thread backends only, where no other thread's timing moves the caches. Nil elsewhere.
-    public var scheduleCycles: Double?
-    public var runCycles: Double?
+    package var scheduleCycles: Double?
+    package var runCycles: Double?
 
-    public enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         case valgrindMissing
         case probeFailed(BackendID, String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .valgrindMissing:
                 "valgrind is not installed: run scripts/setup.sh (or apt-get install -y valgrind)"
@@ -34,9 +35,9 @@ public struct InstructionCount: Sendable, Equatable {
     }
 
     /// A backend whose counts do not grow linearly with the tasks, with what was seen.
-    public struct NotLinear: Sendable, Equatable {
-        public var backend: BackendID
-        public var reason: String
+    package struct NotLinear: Sendable, Equatable {
+        package var backend: BackendID
+        package var reason: String
     }
 
     /// What one callgrind run of the probe measured.
@@ -62,7 +63,7 @@ public struct InstructionCount: Sendable, Equatable {
 
     /// Counts every countable backend of `backends` on `executable` (default: this `bench`; `bench ab` counts the
     /// baseline's build too); `log` hears of each.
-    public static func measure(
+    package static func measure(
         _ backends: [Backend], launcher: any ChildLauncher, executable: String? = nil,
         log: (String) -> Void
     ) throws -> (counts: [InstructionCount], notLinear: [NotLinear]) {

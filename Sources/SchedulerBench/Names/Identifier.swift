@@ -18,7 +18,7 @@ public protocol IdentifierKind: Sendable {}
 public enum BackendKind: IdentifierKind {}
 public enum WorkloadKind: IdentifierKind {}
 public enum ParameterKind: IdentifierKind {}
-public enum GoalKind: IdentifierKind {}
+package enum GoalKind: IdentifierKind {}
 
 /// A backend under test or a reference row (`dispatch`, `raw-dispatch`, …).
 public typealias BackendID = Identifier<BackendKind>
@@ -27,4 +27,4 @@ public typealias WorkloadID = Identifier<WorkloadKind>
 /// A workload parameter (`tasks`, `producers`, …).
 public typealias ParameterName = Identifier<ParameterKind>
 /// A performance goal of `Docs/Goals.md`.
-public typealias GoalID = Identifier<GoalKind>
+package typealias GoalID = Identifier<GoalKind>

@@ -1,3 +1,4 @@
+import SchedulerBench
 import SchedulerConformance
 
 #if NIO
@@ -6,27 +7,27 @@ import SchedulerConformance
 
 /// A global executor a `bench` process can run on: one of the subjects the kit judges (``Catalog/globalExecutors``),
 /// with the short id a command line and the `BENCH_GLOBAL_EXECUTOR` variable name it by.
-public struct GlobalExecutorChoice: Sendable, CustomStringConvertible {
-    public let id: String
-    public let subject: GlobalExecutorSubject
+package struct GlobalExecutorChoice: Sendable, CustomStringConvertible {
+    package let id: String
+    package let subject: GlobalExecutorSubject
 
-    public var description: String { id }
+    package var description: String { id }
 
     /// The variable that makes a `bench` process (and the children it starts) install a global executor first thing.
-    public static let variable = "BENCH_GLOBAL_EXECUTOR"
+    package static let variable = "BENCH_GLOBAL_EXECUTOR"
 
     /// Swift's own, the one every process has unless told otherwise.
-    public static let dispatch = GlobalExecutorChoice(id: "dispatch", subject: .runtimeDefault)
+    package static let dispatch = GlobalExecutorChoice(id: "dispatch", subject: .runtimeDefault)
     /// A `ThreadPool` as wide as the machine, by the hook.
-    public static let pool = GlobalExecutorChoice(id: "pool", subject: .threadPool)
+    package static let pool = GlobalExecutorChoice(id: "pool", subject: .threadPool)
 
     /// A `ThreadPool` as wide as the machine, by the executor factory (sleeps on its timers too).
     @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
-    public static let poolByFactory = GlobalExecutorChoice(id: "pool-factory", subject: .threadPoolByFactory)
+    package static let poolByFactory = GlobalExecutorChoice(id: "pool-factory", subject: .threadPoolByFactory)
 
     /// Every choice: Swift's own, the pool's by the hook and by the factory, then the peers' whose traits are enabled
     /// (SwiftNIO's takeover: `nio`).
-    public static var all: [GlobalExecutorChoice] {
+    package static var all: [GlobalExecutorChoice] {
         var all = [dispatch, pool]
         if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) { all.append(poolByFactory) }
         #if NIO
@@ -35,5 +36,5 @@ public struct GlobalExecutorChoice: Sendable, CustomStringConvertible {
         return all
     }
 
-    public static func withID(_ id: String) -> GlobalExecutorChoice? { all.first { $0.id == id } }
+    package static func withID(_ id: String) -> GlobalExecutorChoice? { all.first { $0.id == id } }
 }

@@ -1,3 +1,5 @@
+import SchedulerBench
+
 /// A deterministic stand-in for time on a single-thread path: instructions plus a fixed price for each cache miss
 /// that callgrind's cache simulation (`--cache-sim=yes`) counts, as kcachegrind's cycle estimation and CodSpeed do.
 ///

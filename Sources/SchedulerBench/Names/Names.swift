@@ -1,45 +1,15 @@
-// The names of backends, workloads and parameters, as typed constants. A subject's id is its catalog entry's
-// (``Catalog``); references, workloads and parameters are spelt here, once. `Backend.all` and `Workload.all` define
-// what each one is; metrics are declared with their units in `Metric.swift`, goals in `Workloads/Goals.swift`.
+// The names of the runtime's lanes, workloads and parameters, as typed constants, spelt here once. A subject's id is
+// its catalog entry's (`ConformanceBackend.id`; the tool names the project's own in `CatalogNames.swift`).
+// `Backend.references` and `Workload.all` define what each one is; metrics are declared with their units in
+// `Metric.swift`.
 
 import SchedulerConformance
 
-#if NIO
-    import SchedulerConformanceNIO
-#endif
-#if Combine
-    import SchedulerConformanceCombine
-#endif
-
 extension BackendID {
-    init(_ entry: ConformanceBackend) { self.init(rawValue: entry.id) }
-
-    public static let dispatch = BackendID(ConformanceBackend.dispatchQueue)
-    public static let threadPool = BackendID(ConformanceBackend.threadPool)
-    public static let operationQueue = BackendID(ConformanceBackend.operationQueue)
-    public static let immediate = BackendID(ConformanceBackend.immediate)
-    public static let subscription = BackendID(ConformanceBackend.subscription)
-    public static let testScheduler = BackendID(ConformanceBackend.testScheduler)
-    public static let concurrentDispatch = BackendID(ConformanceBackend.concurrentDispatchQueue)
-    public static let threadPoolConcurrent = BackendID(ConformanceBackend.threadPoolConcurrent)
-    public static let operationQueueConcurrent = BackendID(ConformanceBackend.operationQueueConcurrent)
+    /// A kit entry's id as a backend's: the `backend` column of its rows, and what a harness names it by
+    /// (`BenchHarness(wraps: BackendID(.testScheduler))`).
+    public init(_ entry: ConformanceBackend) { self.init(rawValue: entry.id) }
 }
-
-#if NIO
-    extension BackendID {
-        public static let nioEventLoop = BackendID(ConformanceBackend.eventLoop)
-        public static let nioThreadPool = BackendID(ConformanceBackend.nioThreadPool)
-    }
-#endif
-
-#if Combine
-    extension BackendID {
-        public static let combineDispatch = BackendID(ConformanceBackend.combineDispatchQueue)
-        public static let combineOperationQueue = BackendID(ConformanceBackend.combineOperationQueue)
-        public static let combineRunLoop = BackendID(ConformanceBackend.combineRunLoop)
-        public static let combineImmediate = BackendID(ConformanceBackend.combineImmediate)
-    }
-#endif
 
 extension BackendID {
     // Reference rows: the primitives the backends wrap, and floors.
