@@ -4,8 +4,8 @@ import SchedulerBench
 import SchedulerBenchTool
 
 /// `bench`: side-by-side benchmarks of the scheduler backends (`Docs/Workloads.md`). Argument parsing and printing
-/// only; what is measured lives in SchedulerBench (the runtime a package links), what is compared, reported and kept
-/// in SchedulerBenchTool.
+/// only; how it is measured lives in SchedulerBench (the runtime a package links); the project's own catalog, the
+/// child processes, and what is compared, reported and kept live in SchedulerBenchTool.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
