@@ -2,11 +2,15 @@
 enum PoolTimer {
     case once(PoolLane, ScheduledWork)
     case tick(PoolRepeating)
+    /// A check that a job kept for a thread of the global executor's scheduler has not stranded there
+    /// (`ThreadPoolConcurrentScheduler.keptJobCheckDue()`).
+    case keptJobCheck(ThreadPoolConcurrentScheduler)
 
     var isDead: Bool {
         switch self {
         case .once(_, let task): task.isCancelled
         case .tick(let repeating): repeating.work.isCancelled
+        case .keptJobCheck: false
         }
     }
 
@@ -14,6 +18,7 @@ enum PoolTimer {
         switch self {
         case .once(_, let task): task.cancel()
         case .tick(let repeating): repeating.work.cancel()
+        case .keptJobCheck: break
         }
     }
 
@@ -30,6 +35,15 @@ enum PoolTimer {
                     if repeating.work.runTick().goesOn { core.rearm(repeating, after: due) }
                 }
             )
+        case .keptJobCheck(let scheduler):
+            switch scheduler.keptJobCheckDue() {
+            case .stranded: return (scheduler.lane, ScheduledWork {})
+            case .watchAgain:
+                // The pool's lock is held (its due timers are being moved): insert directly.
+                core.timers.insert(self, at: due.advanced(by: ThreadPoolConcurrentScheduler.keptJobGrace))
+                return (scheduler.lane, nil)
+            case .done: return (scheduler.lane, nil)
+            }
         }
     }
 }

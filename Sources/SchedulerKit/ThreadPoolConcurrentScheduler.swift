@@ -23,6 +23,12 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
         var queue = Deque<Entry>()
         /// Slots out in the ready FIFO or running; at most `width`.
         var slots = 0
+        /// Jobs kept for the thread that made them (``pushGlobalJob(_:core:)``) so far, and the latest taken from the
+        /// queue: kept jobs are queued and taken in the order of their numbers.
+        var keptJobs: UInt64 = 0
+        var keptJobsTaken: UInt64 = 0
+        /// The kept job the pending check watches (0: no check pending).
+        var checkWatches: UInt64 = 0
     }
 
     /// A queued task, or a job of Swift's global executor when the pool is the global executor: a job is queued as
@@ -31,11 +37,13 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
     private enum Entry {
         case work(ScheduledWork)
         case globalJob(UnownedJob)
+        /// A job kept for the thread that made it, with its number.
+        case keptJob(UnownedJob, number: UInt64)
 
         func run() {
             switch self {
             case .work(let task): task.run()
-            case .globalJob(let job): ScheduledWork.runOnGenericExecutor(job)
+            case .globalJob(let job), .keptJob(let job, _): ScheduledWork.runOnGenericExecutor(job)
             }
         }
     }
@@ -60,8 +68,66 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
     /// Queues `task`; true if the caller took a new slot and must put it in the ready FIFO.
     func push(_ task: ScheduledWork) -> Bool { push(.work(task)) }
 
-    /// Queues a job of Swift's global executor (``ThreadPool/unsafeInstallAsGlobalExecutor()``); as ``push(_:)``.
-    func pushGlobalJob(_ job: UnownedJob) -> Bool { push(.globalJob(job)) }
+    /// Queues a job of Swift's global executor (``ThreadPool/unsafeInstallAsGlobalExecutor()``); as ``push(_:)``,
+    /// except that a job made inside a job of this scheduler, on the pool thread running it, while nothing else is
+    /// queued, is *kept* for that thread: it takes no new slot (no other worker is woken for it), and the turn
+    /// running there takes it next, once the job that made it returns or suspends. So a task started and then
+    /// awaited (`await Task { }.value`, a continuation resumed by the task it waits for, a consumer started before a
+    /// burst it will read) runs on the thread whose caches hold its data, with no wake-up, as the "next job" slot of
+    /// Go's and Tokio's schedulers does. A job made while others are queued takes a slot as before, so a fan-out
+    /// still spreads over the workers; and a kept job its thread has not taken within ``keptJobGrace`` (its maker
+    /// blocked the thread, or runs on) is handed to the other workers (GE6).
+    func pushGlobalJob(_ job: UnownedJob, core: ThreadPoolCore) -> Bool {
+        guard ThreadState.forThisThread.pointee.pool === core, Schedulers.current === self else {
+            return push(.globalJob(job))
+        }
+        // This thread is inside a turn of this scheduler, which holds a slot and takes queued entries until none is
+        // left: a kept job among them.
+        let (takesSlot, armsCheck) = state.withLock { state -> (Bool, Bool) in
+            guard state.queue.isEmpty else {
+                state.queue.append(.globalJob(job))
+                guard state.slots < width else { return (false, false) }
+                state.slots += 1
+                return (true, false)
+            }
+            state.keptJobs += 1
+            state.queue.append(.keptJob(job, number: state.keptJobs))
+            guard state.checkWatches == 0 else { return (false, false) }
+            state.checkWatches = state.keptJobs
+            return (false, true)
+        }
+        if armsCheck { _ = core.addTimer(.keptJobCheck(self), at: .monotonicNow().advanced(by: Self.keptJobGrace)) }
+        return takesSlot
+    }
+
+    /// How long a kept job may wait for its thread before the other workers may take it.
+    static let keptJobGrace: Duration = .milliseconds(1)
+
+    /// What a due check of kept jobs finds.
+    enum KeptJobCheck {
+        /// The job it watched is still queued: it waited a grace, so an empty task joins behind it and takes a slot.
+        case stranded
+        /// That job was taken, but a later one is queued: watch it for another grace.
+        case watchAgain
+        /// No kept job waits.
+        case done
+    }
+
+    /// The pool's timer of the check is due (the pool's lock held; this scheduler's lock is only ever taken inside it).
+    func keptJobCheckDue() -> KeptJobCheck {
+        state.withLock { state in
+            if state.keptJobsTaken < state.checkWatches {
+                state.checkWatches = 0
+                return .stranded
+            }
+            guard state.keptJobsTaken < state.keptJobs else {
+                state.checkWatches = 0
+                return .done
+            }
+            state.checkWatches = state.keptJobs
+            return .watchAgain
+        }
+    }
 
     private func push(_ entry: Entry) -> Bool {
         state.withLock { state in
@@ -80,7 +146,10 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
             for _ in 0..<batchLimit {
                 if core.isShuttingDown { return true }
                 let next = state.withLock { state -> Entry? in
-                    if let task = state.queue.popFirst() { return task }
+                    if let task = state.queue.popFirst() {
+                        if case .keptJob(_, let number) = task { state.keptJobsTaken = number }
+                        return task
+                    }
                     state.slots -= 1
                     return nil
                 }

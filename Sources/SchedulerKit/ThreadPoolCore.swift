@@ -85,7 +85,7 @@ final class ThreadPoolCore: @unchecked Sendable {
 
     /// A job of Swift's global executor onto `scheduler` (the pool is the global executor, and cannot shut down).
     func enqueueGlobalJob(_ job: UnownedJob, on scheduler: ThreadPoolConcurrentScheduler) {
-        if scheduler.pushGlobalJob(job) { makeReady(.concurrent(scheduler)) }
+        if scheduler.pushGlobalJob(job, core: self) { makeReady(.concurrent(scheduler)) }
     }
 
     /// How many timers the pool holds now (tests: a sleep of the default executor waits on one of these).
