@@ -3,7 +3,7 @@ import ToolSupport
 
 /// What an actor workload's allocation pass reports: allocations and size-class bytes of every thread (the caller's,
 /// the executor's workers, Swift's cooperative threads) per unit of work, counted exactly by jemalloc's arenas in
-/// a process without thread caches (see ``AllThreadCounting``).
+/// a process without thread caches (see `AllThreadCounting`).
 public struct AllocationProbe: Sendable {
     public let allocations: Metric
     /// Bytes of the size classes the requests were served from (a 100-byte request counts 112), not requested bytes.

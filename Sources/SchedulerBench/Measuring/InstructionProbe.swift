@@ -6,7 +6,7 @@ import Foundation
 /// runtime and the backend, and whatever threads Dispatch's global pool grows to), then runs two rounds of `tasks`
 /// and `2 × tasks` empty tasks. In each round, `schedulePhase` submits every task while the lane is held by
 /// a gate (nothing runs yet), and `runPhase` opens the gate and waits until every task has run. callgrind dumps the
-/// instructions of each phase as it leaves it (``InstructionCount`` runs it so), and the difference between the two
+/// instructions of each phase as it leaves it (`InstructionCount` runs it so), and the difference between the two
 /// rounds, divided by `tasks`, is what one more task costs on each path: what every round does once (opening the
 /// gate, waking a worker, spinning before sleep) cancels out.
 package enum InstructionProbe {

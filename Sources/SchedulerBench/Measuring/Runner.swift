@@ -26,7 +26,7 @@ public struct RoundRecord: Sendable {
 public struct BackendRounds: Sendable {
     public let backend: Backend
     public var rounds: [RoundRecord] = []
-    /// Counted values per metric, one per counted round (W11–W13; see ``AllocationPass``).
+    /// Counted values per metric, one per counted round (W11–W13; see `AllocationPass`).
     public var counted: [Metric: [Double]] = [:]
 
     public init(backend: Backend, rounds: [RoundRecord] = [], counted: [Metric: [Double]] = [:]) {
@@ -172,7 +172,7 @@ public struct Runner: Sendable {
 
 /// Whether a cell's intervals are still too wide: the headline metric's median, or its paired ratio to the
 /// backend's reference, has a 95 % interval wider than `targetSpread` of its value. Both are judged on the rounds at
-/// the cell's median machine level, as the summary will be (``RoundLevels``): a spread the level explains needs no
+/// the cell's median machine level, as the summary will be (`RoundLevels`): a spread the level explains needs no
 /// more rounds.
 enum RoundPolicyCheck {
     static func needsMoreRounds(_ cell: CellMeasurement, targetSpread: Double) -> Bool {

@@ -7,7 +7,7 @@ package struct RunData: Sendable {
     package var summary: [SummaryRow]
     /// Every cell's rounds as measured (`samples.csv`'s `value`).
     package let rounds: [CellKey: [Double]]
-    /// The same rounds at their cell's median machine level (``RoundLevels``): what figures and ratios rest on.
+    /// The same rounds at their cell's median machine level (`RoundLevels`): what figures and ratios rest on.
     package let levelledRounds: [CellKey: [Double]]
     /// The folder it was read from, as named.
     package var source: String

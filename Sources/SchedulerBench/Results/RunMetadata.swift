@@ -25,7 +25,7 @@ public struct RunMetadata: Sendable, Equatable {
     public var pinned = false
     /// The round policy in words (rounds, their least length, extra rounds).
     public var roundPolicy = ""
-    /// What identifies the machine for a calibration (``MachineFingerprint``).
+    /// What identifies the machine for a calibration (`MachineFingerprint`).
     public var machine = ""
     /// Where context switches and migrations per round come from.
     public var schedulingCounters = ""
@@ -108,7 +108,7 @@ public enum RunSelection {
 /// Run ids: the UTC start time (so folders sort by age), the commit, and a random suffix, so that two runs started
 /// in the same second on the same commit do not share a folder. Six hex digits, not four: among 25 runs started at
 /// once (a unit test does that), 16 random bits collide once in about 200 tries, 24 bits once in about 50 000; a
-/// collision still never overwrites (the second run is refused whole, ``RunStore``).
+/// collision still never overwrites (the second run is refused whole, `RunStore`).
 public enum RunID {
     public static func make(date: Date = Date(), commit: String) -> String {
         let formatter = DateFormatter()

@@ -7,7 +7,7 @@ import ToolSupport
 /// A run's files are written into a hidden `.<run-id>.partial` folder, created exclusively (two runs never share
 /// one), and renamed to `<run-id>` once every file is there, with a rename that refuses to replace an existing folder.
 /// So a reader sees a run folder only when it is complete; an error or an interruption leaves at most the hidden
-/// folder, which the interrupted process removes (``Interruption``).
+/// folder, which the interrupted process removes (`Interruption`).
 package struct RunStore: Sendable {
     package let root: URL
 

@@ -13,7 +13,7 @@ public struct SampleRow: Sendable, Equatable {
     /// 1-based measured round (counted rounds of the allocation pass are numbered on their own).
     public var round: Int
     public var value: Double
-    /// The value moved to the cell's median machine level (``RoundLevels``); the figures rest on it. Nil when read
+    /// The value moved to the cell's median machine level (`RoundLevels`); the figures rest on it. Nil when read
     /// from a run that did not write it (the level is recomputed from the values then).
     public var levelled: Double?
     public var repetitions: Int?

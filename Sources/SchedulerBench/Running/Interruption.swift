@@ -78,7 +78,7 @@ package enum Interruption {
     }
 }
 
-/// A temporary folder of this process: removed by ``remove()``, or by ``Interruption`` if the process is stopped.
+/// A temporary folder of this process: removed by ``remove()``, or by `Interruption` if the process is stopped.
 package struct ScratchFolder {
     package let url: URL
     private let registration: Interruption.Registration

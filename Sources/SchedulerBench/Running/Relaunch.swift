@@ -1,7 +1,7 @@
 import Foundation
 
 /// Makes the process run under the allocator a benchmark asks for, by re-executing itself with or without
-/// `LD_PRELOAD` of jemalloc. The environment variable ``marker`` stops a second re-execution.
+/// `LD_PRELOAD` of jemalloc. The environment variable `marker` stops a second re-execution.
 public enum Relaunch {
     package static let marker = "SCHEDULER_BENCH_RELAUNCHED"
     /// Carries the command a person typed into child processes (for the metadata of the rows they write).

@@ -2,7 +2,7 @@
 /// when the rounds fall into two clusters.
 public struct SampleSummary: Sendable, Equatable {
     public var count: Int
-    /// The median of the rounds (at the cell's median machine level, ``RoundLevels``) and its 95 %
+    /// The median of the rounds (at the cell's median machine level, `RoundLevels`) and its 95 %
     /// distribution-free interval (order statistics).
     public var median: Estimate
     /// The range of the rounds as measured.
@@ -19,7 +19,7 @@ public struct SampleSummary: Sendable, Equatable {
         self.modes = modes
     }
 
-    /// The summary of `values`; `measured` (the same rounds before ``RoundLevels`` moved them, where it did) gives
+    /// The summary of `values`; `measured` (the same rounds before `RoundLevels` moved them, where it did) gives
     /// the range, which stays what was measured.
     public init(_ values: [Double], measured: [Double]? = nil) {
         let range = measured ?? values

@@ -62,7 +62,7 @@ public struct Workload: Sendable {
     public let metrics: [Metric]
     /// One round, never repeated or extended: exact counts (W9), or one long measurement of its own (W14).
     public let measuredOnce: Bool
-    /// Allocations of every thread per unit of work, counted in a separate pass (W11–W13; see ``AllocationPass``).
+    /// Allocations of every thread per unit of work, counted in a separate pass (W11–W13; see `AllocationPass`).
     public let allocationProbe: AllocationProbe?
     let configurations: @Sendable (Scale) -> [Parameters]
     let body: @Sendable (_ lanes: LaneGroup, _ backend: Backend, _ parameters: Parameters) -> RoundResult
