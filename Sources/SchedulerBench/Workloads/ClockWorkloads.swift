@@ -91,22 +91,37 @@ extension Workload {
         }
         let sleepers = parameters[.sleepers]
         let woke = Countdown(sleepers)
+        let goingToSleep = Countdown(sleepers)
         let started = Locked<UInt64>(0)
         let advanced = DispatchSemaphore(value: 0)
         Task.detached {
             for index in 0..<sleepers {
                 Task(executorPreference: driver.executor) {
+                    goingToSleep.tick()
                     try? await clock.sleep(.milliseconds(1 + index % 100))
                     woke.tick()
                 }
             }
+            // Every sleeper asleep before the clock moves: one that went to sleep after the advance would sleep for
+            // ever. A clock with no executor of its own (swift-clocks' TestClock) has its sleepers start on the
+            // global executor in their own time, which a busy machine delays past any fixed settle.
+            repeat { await driver.settle() } while goingToSleep.remainingCount > 0
             await driver.settle()
             started.withLock { $0 = Clock.now() }
             await driver.advance(.milliseconds(100))
             advanced.signal()
         }
         advanced.wait()
-        woke.wait()
+        // A sleeper that was counted but had not reached the clock when it moved sleeps on; move it again, so that a
+        // run never waits for ever (that round's figure then includes the wait).
+        while !woke.wait(timeout: .now() + .seconds(5)) {
+            let again = DispatchSemaphore(value: 0)
+            Task.detached {
+                await driver.advance(.milliseconds(100))
+                again.signal()
+            }
+            again.wait()
+        }
         let elapsed = Clock.now() &- started.withLock { $0 }
         return RoundResult(values: [.nsPerSleeper: Double(elapsed) / Double(sleepers)])
     }

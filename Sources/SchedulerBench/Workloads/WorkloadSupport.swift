@@ -24,6 +24,9 @@ final class Countdown: Sendable {
 
     func wait() { finished.wait() }
 
+    /// Waits until the last tick or `timeout`; true if every tick came.
+    func wait(timeout: DispatchTime) -> Bool { finished.wait(timeout: timeout) == .success }
+
     /// Ticks still to come.
     var remainingCount: Int { remaining.load(ordering: .acquiring) }
 }
