@@ -30,6 +30,8 @@ struct BenchLauncher: ChildLauncher {
             return [CountAllocationsCommand.name, "--scale", scale.rawValue] + selection(backends, workloads)
         case .probeInstructions(let backend, let tasks):
             return [ProbeInstructionsCommand.name, "--backend", backend.rawValue, "--tasks", String(tasks)]
+        case .countGlobalJobs(let workloads, let scale):
+            return [CountGlobalJobsCommand.name, "--scale", scale.rawValue] + selection(nil, workloads)
         }
     }
 
@@ -57,6 +59,23 @@ struct CountAllocationsCommand: ParsableCommand {
             workloads: try Selection.workloads(workload) ?? Workload.all.map(\.id), scale: scale
         ) { Console.error("bench: \($0)") }
         print(output, terminator: "")
+    }
+}
+
+/// The global-job count's child process (started by `bench global-executors` on each global executor): prints CSV.
+struct CountGlobalJobsCommand: ParsableCommand {
+    static let name = "count-global-jobs"
+    static let configuration = CommandConfiguration(commandName: name, shouldDisplay: false)
+
+    @Option(name: .long) var workload: [String] = []
+    @Option(name: .long) var scale: String = Scale.quick.rawValue
+
+    func run() throws {
+        guard let scale = Scale(rawValue: scale) else {
+            throw BenchError.setting("unknown scale '\(scale)'; use full, quick or smoke")
+        }
+        let workloads = try Selection.workloads(workload) ?? GlobalExecutorContestRequest.defaultWorkloads
+        print(GlobalJobCount.csv(workloads, scale: scale), terminator: "")
     }
 }
 

@@ -11,8 +11,12 @@ struct GlobalExecutorsCommand: ParsableCommand {
             "Pair processes on different global executors (BENCH_GLOBAL_EXECUTOR) on W11–W13, W19, W24, W25; write Results/global-executors/<id>/."
     )
 
-    @Option(name: .long, help: "The global executor every challenger is paired with (B; default: pool).")
-    var champion = "pool"
+    @Option(
+        name: .long,
+        help:
+            "The global executor every challenger is paired with (B; default: pool-factory where the runtime has it, else pool)."
+    )
+    var champion: String?
 
     @Option(
         name: .long, parsing: .upToNextOption, help: "The global executors to pair it with (A; default: the others).")
@@ -28,7 +32,7 @@ struct GlobalExecutorsCommand: ParsableCommand {
 
     func run() throws {
         var request = GlobalExecutorContestRequest()
-        request.champion = try Self.choice(champion)
+        if let champion { request.champion = try Self.choice(champion) }
         if !challengers.isEmpty {
             request.challengers = try challengers.map(Self.choice)
         } else {
@@ -48,7 +52,7 @@ struct GlobalExecutorsCommand: ParsableCommand {
             print("\n\(request.champion.id) (B) against \(challenger.id) (A):")
             print(analysis.render())
         }
-        print("\nWrote \(outcome.folder.path)/CONTEST.md and contest.csv.")
+        print("\nWrote \(outcome.folder.path)/CONTEST.md, contest.csv and jobs.csv.")
     }
 
     static func choice(_ id: String) throws -> GlobalExecutorChoice {

@@ -13,7 +13,8 @@ struct Bench: ParsableCommand {
         subcommands: [
             RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, CalibrateCommand.self,
             CheckCommand.self, ReportCommand.self, ConformanceCommand.self, CountAllocationsCommand.self,
-            ProbeInstructionsCommand.self, CatalogCommand.self, PowerCommand.self, ExportCommand.self,
+            ProbeInstructionsCommand.self, CountGlobalJobsCommand.self, CatalogCommand.self, PowerCommand.self,
+            ExportCommand.self,
             MachinesCommand.self, HistoryCommand.self, GlobalExecutorsCommand.self,
         ],
         defaultSubcommand: RunCommand.self

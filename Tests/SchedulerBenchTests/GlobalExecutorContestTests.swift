@@ -40,6 +40,39 @@ import ToolSupport
         #expect(lines.contains { $0.contains("0.8") && $0.contains("**faster**") })
     }
 
+    /// A pair where both executors were sent fewer jobs a unit than the floor is marked at the floor; one where
+    /// either was sent more is not; the counts round-trip through `jobs.csv`.
+    @Test func aPairSentNoJobsIsMarkedAtTheFloor() throws {
+        let row = GlobalJobCount.Key(workload: .actorPipeline, parameters: "events=5000")
+        let jobs = GlobalExecutorJobs(counts: ["pool": [row: 0.0002], "dispatch": [row: 0.5], "nio": [row: 0]])
+        let read = try GlobalExecutorJobs(csv: jobs.csv, source: "jobs.csv")
+        #expect(read.perUnit("dispatch", workload: row.workload, parameters: row.parameters) == 0.5)
+        #expect(read.atFloor("pool", "nio", workload: row.workload, parameters: row.parameters))
+        #expect(!read.atFloor("pool", "dispatch", workload: row.workload, parameters: row.parameters))
+        #expect(!read.atFloor("pool", "nio", workload: row.workload, parameters: "events=64"))
+
+        let results = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: results) }
+        let folder = results.appendingPathComponent("global-executors/20261127T000000Z-abcdef0-000001")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let csv = GlobalExecutorContest.csv([(.dispatch, Self.analysis)], champion: .pool)
+        try csv.write(to: folder.appendingPathComponent("contest.csv"), atomically: true, encoding: .utf8)
+        let section = try #require(try GlobalExecutorContestSection.newest(in: results.path))
+        #expect(section.jobs == nil)
+        #expect(!section.lines.contains { $0.contains("jobs a unit") })
+        let cell = try #require(section.rows.first)
+        let floorJobs = GlobalExecutorJobs(counts: [
+            "pool": [GlobalJobCount.Key(workload: WorkloadID(rawValue: cell.workload), parameters: cell.parameters): 0],
+            "dispatch": [
+                GlobalJobCount.Key(workload: WorkloadID(rawValue: cell.workload), parameters: cell.parameters): 0
+            ],
+        ])
+        try floorJobs.csv.write(to: folder.appendingPathComponent("jobs.csv"), atomically: true, encoding: .utf8)
+        let marked = try #require(try GlobalExecutorContestSection.newest(in: results.path))
+        #expect(marked.lines.contains { $0.contains("| jobs a unit |") })
+        #expect(marked.lines.contains { $0.contains("*at the floor*") && $0.contains("0.0000 / 0.0000") })
+    }
+
     @Test func everyChoiceIsAGlobalExecutorTheKitJudges() {
         #expect(GlobalExecutorChoice.all.map(\.id).prefix(2) == ["dispatch", "pool"])
         #expect(GlobalExecutorChoice.withID("nope") == nil)

@@ -51,6 +51,24 @@ public struct AllocationProbe: Sendable {
         }
         return values
     }
+
+    /// What `counter` counts per unit of `parameters` on a fresh instance of `backend`, as the rounds above count
+    /// allocations: after a warm-up run, the difference between a run of the units and an empty run (jobs through
+    /// the global executor, ``GlobalJobCount`` in the tool).
+    package func perUnit(on backend: Backend, _ parameters: Parameters, counter: () -> Int) -> Double {
+        let lanes = backend.instance()
+        defer { lanes.shutdown() }
+        let loop = prepare(lanes, parameters)
+        let units = min(self.units(parameters), Self.countedUnitsLimit)
+        func counted(_ count: Int) -> Int {
+            let before = counter()
+            _ = loop.run(count)
+            return counter() - before
+        }
+        _ = counted(max(1, units / 10))
+        let empty = counted(0)
+        return Double(max(0, counted(units) - empty)) / Double(max(1, units))
+    }
 }
 
 /// The allocation pass of a run: after the timed rounds, `bench` starts itself again as a child (through the

@@ -25,6 +25,12 @@ package struct GlobalExecutorChoice: Sendable, CustomStringConvertible {
     @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
     package static let poolByFactory = GlobalExecutorChoice(id: "pool-factory", subject: .threadPoolByFactory)
 
+    /// What `bench global-executors` pairs every other with unless told: the pool by the factory where the runtime
+    /// has it (it takes sleeps too, and was ahead of the hook's on W19 and level elsewhere), else by the hook.
+    package static var champion: GlobalExecutorChoice {
+        if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) { poolByFactory } else { pool }
+    }
+
     /// Every choice: Swift's own, the pool's by the hook and by the factory, then the peers' whose traits are enabled
     /// (SwiftNIO's takeover: `nio`).
     package static var all: [GlobalExecutorChoice] {

@@ -14,6 +14,9 @@ package enum ChildJob: Sendable, Equatable {
     case countAllocations(backends: [BackendID], workloads: [WorkloadID], scale: Scale)
     /// One backend's instruction probe, run under valgrind (see ``InstructionProbe``).
     case probeInstructions(backend: BackendID, tasks: Int)
+    /// `bench global-executors`' count: jobs through this process's global executor per unit, as CSV
+    /// (``GlobalJobCount``).
+    case countGlobalJobs(workloads: [WorkloadID], scale: Scale)
 }
 
 /// Turns a job into the arguments of the executable that runs it (implemented by the `bench` executable).

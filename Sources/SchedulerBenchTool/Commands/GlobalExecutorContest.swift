@@ -6,8 +6,8 @@ import ToolSupport
 /// What `bench global-executors` was asked for: a champion global executor against challengers, on the workloads
 /// where every task and default actor runs on the global executor.
 package struct GlobalExecutorContestRequest: Sendable {
-    package var champion = GlobalExecutorChoice.pool
-    package var challengers: [GlobalExecutorChoice] = GlobalExecutorChoice.all.filter { $0.id != "pool" }
+    package var champion = GlobalExecutorChoice.champion
+    package var challengers = GlobalExecutorChoice.all.filter { $0.id != GlobalExecutorChoice.champion.id }
     /// W11–W13 with default actors, W12 (a task awaited from a task: the row the pool as a task executor could not
     /// win from the global executor), W19's sleepers, and the two server-shaped workloads.
     package var workloads: [WorkloadID] = GlobalExecutorContestRequest.defaultWorkloads
@@ -63,7 +63,8 @@ package struct GlobalExecutorContestRequest: Sendable {
 /// `bench global-executors`: the same `bench` binary in pairs of processes, one on a challenger's global executor
 /// and one on the champion's (`BENCH_GLOBAL_EXECUTOR`), one after the other with the whole machine, judged cell by
 /// cell on the per-pair ratios champion/challenger as `bench ab` judges two builds (``ABAnalysis``). Writes
-/// `Results/global-executors/<id>/`: `CONTEST.md`, `contest.csv`.
+/// `Results/global-executors/<id>/`: `CONTEST.md`, `contest.csv`, and `jobs.csv` (``GlobalExecutorJobs``: the jobs
+/// each executor is sent per unit, which show a row out of any global executor's reach).
 package enum GlobalExecutorContest {
     package struct Outcome: Sendable {
         package let folder: URL
@@ -88,6 +89,10 @@ package enum GlobalExecutorContest {
         let template = RunRequest(
             backends: GlobalExecutorContestRequest.backends, workloads: request.workloads, scale: request.scale,
             rounds: request.rounds, allocator: .jemalloc)
+        log("Counting the jobs each global executor is sent per unit, in a process on each")
+        let jobs = try GlobalExecutorJobs.count(
+            on: [request.champion] + request.challengers, workloads: request.workloads, scale: request.scale,
+            launcher: launcher, executable: bench, environment: { side($0).environment })
         var analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)] = []
         for challenger in request.challengers {
             log(
@@ -114,12 +119,15 @@ package enum GlobalExecutorContest {
         let head = (try? git?.commit(of: "HEAD")) ?? "unknown"
         let dirty = (try? git?.isDirty()) ?? false
         let page = markdown(
-            analyses, champion: request.champion, command: commandLine,
+            analyses, champion: request.champion, jobs: jobs, command: commandLine,
             commit: String(head.prefix(12)) + (dirty ? " with uncommitted changes" : ""),
             machine: MachineFingerprint.current.description)
         let id = RunID.make(commit: String(head.prefix(7)))
         let folder = try RunStore(root: request.output).write(
-            runID: id, files: ["CONTEST.md": page, "contest.csv": csv(analyses, champion: request.champion)])
+            runID: id,
+            files: [
+                "CONTEST.md": page, "contest.csv": csv(analyses, champion: request.champion), "jobs.csv": jobs.csv,
+            ])
         return Outcome(folder: folder, analyses: analyses, page: page)
     }
 
@@ -137,20 +145,22 @@ package enum GlobalExecutorContest {
     /// `CONTEST.md`: what ran where, then one table per challenger.
     static func markdown(
         _ analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)], champion: GlobalExecutorChoice,
-        command: String, commit: String, machine: String
+        jobs: GlobalExecutorJobs, command: String, commit: String, machine: String
     ) -> String {
-        var lines = [
-            "# The global executors, paired",
-            "",
-            "Made by `\(command)` at \(commit) on \(machine). Do not edit: run it again.",
-            "",
-            "Each pair is two processes of the same `bench` binary, one after the other with the whole machine, one "
-                + "started with `BENCH_GLOBAL_EXECUTOR` naming the challenger (A) and one the champion, "
-                + "\(champion.id) (B): \(champion.subject.summary). Every default actor and every task without a "
-                + "preference of the process runs on it. A cell's verdict rests on the pairs' ratios B/A and their 99 % "
-                + "confidence sequence, as `bench ab` judges two builds (`Docs/Statistics.md`); allocations are exact "
-                + "counts of every thread.",
-        ]
+        var lines =
+            [
+                "# The global executors, paired",
+                "",
+                "Made by `\(command)` at \(commit) on \(machine). Do not edit: run it again.",
+                "",
+                "Each pair is two processes of the same `bench` binary, one after the other with the whole machine, one "
+                    + "started with `BENCH_GLOBAL_EXECUTOR` naming the challenger (A) and one the champion, "
+                    + "\(champion.id) (B): \(champion.subject.summary). Every default actor and every task without a "
+                    + "preference of the process runs on it. A cell's verdict rests on the pairs' ratios B/A and their 99 % "
+                    + "confidence sequence, as `bench ab` judges two builds (`Docs/Statistics.md`); allocations are exact "
+                    + "counts of every thread.",
+                "",
+            ] + jobs.markdown(order: [champion.id] + analyses.map(\.challenger.id))
         for (challenger, analysis) in analyses {
             lines += [
                 "", "## \(champion.id) (B) against \(challenger.id) (A): \(challenger.subject.summary)", "",
@@ -158,10 +168,15 @@ package enum GlobalExecutorContest {
                 "|---|---|---|---|--:|--:|--:|--:|---|",
             ]
             for line in analysis.lines {
+                let floor =
+                    jobs.atFloor(
+                        champion.id, challenger.id, workload: line.cell.workload,
+                        parameters: line.cell.parameters.description)
+                    ? ", at the floor" : ""
                 lines.append(
                     "| \(line.cell.workload) | \(line.cell.parameters) | \(line.cell.metric.name) | \(line.cell.backend) | "
                         + "\(Format.short(line.baseline)) | \(Format.short(line.candidate)) | \(Format.present(line.ratio)) | "
-                        + "\(line.pairs) | \(line.verdict.rawValue) |")
+                        + "\(line.pairs) | \(line.verdict.rawValue)\(floor) |")
             }
             lines += ["", analysis.tally]
         }

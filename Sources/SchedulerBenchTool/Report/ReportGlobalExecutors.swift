@@ -21,6 +21,8 @@ struct GlobalExecutorContestSection: Sendable {
 
     let folder: String
     let rows: [Row]
+    /// The contest's `jobs.csv`, where it has one (contests before it had none).
+    var jobs: GlobalExecutorJobs? = nil
 
     /// The metrics the report shows: each workload's time per unit, W19's median and 99th percentile (allocations
     /// and the other percentiles are in the contest's own CONTEST.md, which the section links).
@@ -50,7 +52,11 @@ struct GlobalExecutorContestSection: Sendable {
                 ratio: try record.text("ratio"), low: try record.text("ratio_low"), high: try record.text("ratio_high"),
                 verdict: try record.text("verdict"))
         }
-        return GlobalExecutorContestSection(folder: "global-executors/\(newest)", rows: rows)
+        let jobsPath = "\(root)/\(newest)/jobs.csv"
+        let jobs = try FileManager.default.contents(atPath: jobsPath).map {
+            try GlobalExecutorJobs(csv: String(decoding: $0, as: UTF8.self), source: jobsPath)
+        }
+        return GlobalExecutorContestSection(folder: "global-executors/\(newest)", rows: rows, jobs: jobs)
     }
 
     /// The section's lines: one row per cell shown, one column per challenger.
@@ -70,11 +76,17 @@ struct GlobalExecutorContestSection: Sendable {
             "From [`\(folder)`](\(folder)/CONTEST.md) (`bench global-executors`): processes on each global executor, "
                 + "paired; each cell is \(champion)'s figure over the challenger's in the same pair, with its 99 % "
                 + "confidence sequence (below 1: \(champion) is faster). Default actors and tasks with no preference "
-                + "(`default-executor`), `Task.sleep` (`continuous-clock`).",
+                + "(`default-executor`), `Task.sleep` (`continuous-clock`)."
+                + (jobs == nil
+                    ? ""
+                    : " The last column is the jobs each global executor is sent per unit (\(champion) first); a cell "
+                        + "*at the floor* is a pair where both were sent fewer than \(GlobalJobCount.floor) a unit: "
+                        + "the row's work passes neither, and neither can be ahead but by noise."),
             "",
             "| workload | parameters | metric | "
-                + challengers.map { "\(champion) / \($0)" }.joined(separator: " | ") + " |",
-            "|---|---|---|" + challengers.map { _ in "--:|" }.joined(),
+                + challengers.map { "\(champion) / \($0)" }.joined(separator: " | ")
+                + (jobs == nil ? "" : " | jobs a unit") + " |",
+            "|---|---|---|" + challengers.map { _ in "--:|" }.joined() + (jobs == nil ? "" : "--:|"),
         ]
         for key in order {
             let figures = challengers.map { challenger -> String in
@@ -82,10 +94,31 @@ struct GlobalExecutorContestSection: Sendable {
                 let interval = row.low.isEmpty || row.low == row.high ? "" : " (\(row.low)–\(row.high))"
                 let mark =
                     row.verdict == "faster" || row.verdict == "slower" ? " **\(row.verdict)**" : " \(row.verdict)"
-                return "\(row.ratio)x\(interval)\(mark)"
+                let floor =
+                    jobs?.atFloor(
+                        champion, challenger, workload: WorkloadID(rawValue: row.workload), parameters: row.parameters)
+                        == true
+                    ? ", *at the floor*" : ""
+                return "\(row.ratio)x\(interval)\(mark)\(floor)"
             }
-            lines.append(key + " " + figures.joined(separator: " | ") + " |")
+            lines.append(
+                key + " "
+                    + (figures + jobColumn(key: key, cells: cells, champion, challengers)).joined(separator: " | ")
+                    + " |")
         }
         return lines
+    }
+
+    /// The jobs a unit on each executor of a row (the champion first), or nothing where the contest counted none.
+    private func jobColumn(
+        key: String, cells: [String: [String: Row]], _ champion: String, _ challengers: [String]
+    ) -> [String] {
+        guard let jobs else { return [] }
+        guard let row = cells[key]?.values.first else { return [""] }
+        let counts = ([champion] + challengers).map {
+            jobs.perUnit($0, workload: WorkloadID(rawValue: row.workload), parameters: row.parameters)
+        }
+        guard counts.contains(where: { $0 != nil }) else { return ["-"] }
+        return [counts.map { $0.map(Format.jobs) ?? "-" }.joined(separator: " / ")]
     }
 }
