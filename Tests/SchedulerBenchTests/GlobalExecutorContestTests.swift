@@ -40,13 +40,16 @@ import ToolSupport
         #expect(lines.contains { $0.contains("0.8") && $0.contains("**faster**") })
     }
 
-    /// A pair where both executors were sent fewer jobs a unit than the floor is marked at the floor; one where
-    /// either was sent more is not; the counts round-trip through `jobs.csv`.
+    /// A pair where the timed task was alone and sent next to no job on both sides is marked at the floor; one where
+    /// either side's jobs belonged to another task too (a single job in 5 000 units) is not; the counts round-trip
+    /// through `jobs.csv`.
     @Test func aPairSentNoJobsIsMarkedAtTheFloor() throws {
         let row = GlobalJobCount.Key(workload: .actorPipeline, parameters: "events=5000")
-        let jobs = GlobalExecutorJobs(counts: ["pool": [row: 0.0002], "dispatch": [row: 0.5], "nio": [row: 0]])
+        let alone = GlobalJobCount.Count(jobsPerUnit: 0.0002, otherTasks: 0)
+        let beside = GlobalJobCount.Count(jobsPerUnit: 0.0002, otherTasks: 1)
+        let jobs = GlobalExecutorJobs(counts: ["pool": [row: alone], "dispatch": [row: beside], "nio": [row: alone]])
         let read = try GlobalExecutorJobs(csv: jobs.csv, source: "jobs.csv")
-        #expect(read.perUnit("dispatch", workload: row.workload, parameters: row.parameters) == 0.5)
+        #expect(read.count("dispatch", workload: row.workload, parameters: row.parameters) == beside)
         #expect(read.atFloor("pool", "nio", workload: row.workload, parameters: row.parameters))
         #expect(!read.atFloor("pool", "dispatch", workload: row.workload, parameters: row.parameters))
         #expect(!read.atFloor("pool", "nio", workload: row.workload, parameters: "events=64"))
@@ -61,16 +64,12 @@ import ToolSupport
         #expect(section.jobs == nil)
         #expect(!section.lines.contains { $0.contains("jobs a unit") })
         let cell = try #require(section.rows.first)
-        let floorJobs = GlobalExecutorJobs(counts: [
-            "pool": [GlobalJobCount.Key(workload: WorkloadID(rawValue: cell.workload), parameters: cell.parameters): 0],
-            "dispatch": [
-                GlobalJobCount.Key(workload: WorkloadID(rawValue: cell.workload), parameters: cell.parameters): 0
-            ],
-        ])
+        let key = GlobalJobCount.Key(workload: WorkloadID(rawValue: cell.workload), parameters: cell.parameters)
+        let floorJobs = GlobalExecutorJobs(counts: ["pool": [key: alone], "dispatch": [key: alone]])
         try floorJobs.csv.write(to: folder.appendingPathComponent("jobs.csv"), atomically: true, encoding: .utf8)
         let marked = try #require(try GlobalExecutorContestSection.newest(in: results.path))
         #expect(marked.lines.contains { $0.contains("| jobs a unit |") })
-        #expect(marked.lines.contains { $0.contains("*at the floor*") && $0.contains("0.0000 / 0.0000") })
+        #expect(marked.lines.contains { $0.contains("*at the floor*") && $0.contains("0.0002 (0) / 0.0002 (0)") })
     }
 
     @Test func everyChoiceIsAGlobalExecutorTheKitJudges() {

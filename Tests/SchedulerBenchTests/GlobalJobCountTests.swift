@@ -9,7 +9,8 @@ import Testing
 /// and back in place, on the thread it runs on; what a row measures is that switch, the same under every global
 /// executor. Counted in a child process (every job of the process passes the hook) by ``GlobalJobCount``, which
 /// `bench global-executors` runs on each executor it pairs. W12 (a task started and awaited) is the counter's positive
-/// control. Measured: W11 (either caller) and W13 0.0 jobs per unit, W12 2.0 per task.
+/// control, W25 (one consumer task beside the timed one) the control that a row with another task is never at the
+/// floor. Measured on Dispatch: W11 (either caller) and W13 0.0 jobs per unit and no other task, W12 2.0 per task.
 @Suite struct GlobalJobCountTests {
     static let failed = "failed: "
 
@@ -25,22 +26,30 @@ import Testing
 
     static func checkJobsPerUnit() {
         for (workload, caller) in [(WorkloadID.actorHop, "global"), (.actorHop, "backend"), (.actorPingPong, nil)] {
-            let perUnit = jobsPerUnit(workload, caller: caller)
-            if perUnit >= GlobalJobCount.floor {
-                print(failed + "\(workload) \(caller ?? "") sent \(perUnit) jobs per unit through the global executor")
+            let count = jobs(workload, caller: caller)
+            if count?.isAtFloor != true {
+                print(
+                    failed + "\(workload) \(caller ?? "") sent \(String(describing: count)) through the global executor"
+                )
             }
         }
-        let perTask = jobsPerUnit(.taskLifecycle, caller: "global")
-        if perTask < 1 { print(failed + "W12 sent \(perTask) jobs per task: the counter saw no task start") }
+        let tasks = jobs(.taskLifecycle, caller: "global")
+        if (tasks?.jobsPerUnit ?? 0) < 1 || (tasks?.otherTasks ?? 0) < 100 {
+            print(failed + "W12 sent \(String(describing: tasks)): the counter saw no task start")
+        }
+        let pipeline = jobs(.actorPipeline, caller: nil)
+        if pipeline?.otherTasks != 1 || pipeline?.isAtFloor != false {
+            print(failed + "W25 sent \(String(describing: pipeline)): the counter did not see its consumer task")
+        }
     }
 
-    /// Jobs through the hook per unit of `workload` (its first quick configuration with `caller`).
-    static func jobsPerUnit(_ workload: WorkloadID, caller: String?) -> Double {
+    /// What `workload` (its first quick configuration with `caller`) sends through the hook.
+    static func jobs(_ workload: WorkloadID, caller: String?) -> GlobalJobCount.Count? {
         guard let workload = Workload.withID(workload),
             let parameters = workload.parameters(at: .quick).first(where: {
                 caller == nil || $0.choice(.caller) == caller
             })
-        else { return .nan }
-        return GlobalJobCount.perUnit(workload, parameters) ?? .nan
+        else { return nil }
+        return GlobalJobCount.count(workload, parameters)
     }
 }

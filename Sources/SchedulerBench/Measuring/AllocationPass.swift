@@ -52,22 +52,20 @@ public struct AllocationProbe: Sendable {
         return values
     }
 
-    /// What `counter` counts per unit of `parameters` on a fresh instance of `backend`, as the rounds above count
-    /// allocations: after a warm-up run, the difference between a run of the units and an empty run (jobs through
-    /// the global executor, ``GlobalJobCount`` in the tool).
-    package func perUnit(on backend: Backend, _ parameters: Parameters, counter: () -> Int) -> Double {
+    /// What `read` reads just before and just after a run of the units of `parameters` is timed, on a fresh
+    /// instance of `backend`, after a warm-up run, and how many units ran: the jobs a row sends through the global
+    /// executor (``GlobalJobCount`` in the tool). Unlike the allocations above, no empty run is subtracted: a task
+    /// started before the first unit that decides where the units run (W25's consumer) is part of the row.
+    package func readings<Reading: Sendable>(
+        on backend: Backend, _ parameters: Parameters, _ read: @escaping @Sendable () -> Reading
+    ) -> (before: Reading, after: Reading, units: Int) {
         let lanes = backend.instance()
         defer { lanes.shutdown() }
         let loop = prepare(lanes, parameters)
         let units = min(self.units(parameters), Self.countedUnitsLimit)
-        func counted(_ count: Int) -> Int {
-            let before = counter()
-            _ = loop.run(count)
-            return counter() - before
-        }
-        _ = counted(max(1, units / 10))
-        let empty = counted(0)
-        return Double(max(0, counted(units) - empty)) / Double(max(1, units))
+        _ = loop.run(max(1, units / 10))
+        let (before, after) = loop.readings(units, read)
+        return (before, after, units)
     }
 }
 

@@ -121,18 +121,33 @@ struct ActorLoop: Sendable {
     let body: @Sendable (_ units: Int) async -> Void
 
     /// Runs `units` repetitions in a fresh task and waits for it; returns the nanoseconds the repetitions took.
-    func run(_ units: Int) -> UInt64 {
-        let elapsed = Locked<UInt64>(0)
+    func run(_ units: Int) -> UInt64 { timed(units) { () }.elapsed }
+
+    /// Runs `units` repetitions as ``run(_:)`` does and returns what `read` read just before and just after they
+    /// were timed (from inside the task: its own start and end are outside).
+    func readings<Reading: Sendable>(
+        _ units: Int, _ read: @escaping @Sendable () -> Reading
+    ) -> (before: Reading, after: Reading) {
+        let readings = timed(units, read).readings
+        return (readings[0], readings[1])
+    }
+
+    private func timed<Reading: Sendable>(
+        _ units: Int, _ read: @escaping @Sendable () -> Reading
+    ) -> (elapsed: UInt64, readings: [Reading]) {
+        let result = Locked<(elapsed: UInt64, readings: [Reading])>((0, []))
         let done = DispatchSemaphore(value: 0)
         Task.detached(executorPreference: caller) { [body] in
+            let before = read()
             let start = Clock.now()
             await body(units)
             let end = Clock.now()
-            elapsed.withLock { $0 = end &- start }
+            let after = read()
+            result.withLock { $0 = (end &- start, [before, after]) }
             done.signal()
         }
         done.wait()
-        return elapsed.withLock { $0 }
+        return result.withLock { $0 }
     }
 }
 

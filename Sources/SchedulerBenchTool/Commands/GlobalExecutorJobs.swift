@@ -4,18 +4,19 @@ import ToolSupport
 
 /// The jobs each global executor of a contest is sent per unit of each row (``GlobalJobCount``, one child process per
 /// executor, counted before the pairs run so that a failure stops the contest before its minutes start): what shows a
-/// row to be out of reach. Where both executors of a pair are sent fewer than ``GlobalJobCount/floor`` jobs a unit,
-/// the row's work does not pass either of them, and neither can be ahead but by noise: that pair is *at the floor*.
+/// row to be out of reach. Where both executors of a pair are at the floor on a row
+/// (``GlobalJobCount/Count/isAtFloor``), the row's work passes neither of them, and neither can be ahead but by
+/// noise: that pair is *at the floor*.
 struct GlobalExecutorJobs: Sendable {
-    /// Jobs per unit by executor id, then by row.
-    let counts: [String: [GlobalJobCount.Key: Double]]
+    /// What each executor was sent, by executor id, then by row.
+    let counts: [String: [GlobalJobCount.Key: GlobalJobCount.Count]]
 
     /// Counts on each of `choices`, each in a child process started on it.
     static func count(
         on choices: [GlobalExecutorChoice], workloads: [WorkloadID], scale: Scale, launcher: any ChildLauncher,
         executable: String, environment: (GlobalExecutorChoice) -> [String: String]
     ) throws -> GlobalExecutorJobs {
-        var counts: [String: [GlobalJobCount.Key: Double]] = [:]
+        var counts: [String: [GlobalJobCount.Key: GlobalJobCount.Count]] = [:]
         for choice in choices {
             let output = try ChildProcess.run(
                 .countGlobalJobs(workloads: workloads, scale: scale), launcher: launcher, executable: executable,
@@ -25,14 +26,14 @@ struct GlobalExecutorJobs: Sendable {
         return GlobalExecutorJobs(counts: counts)
     }
 
-    func perUnit(_ executor: String, workload: WorkloadID, parameters: String) -> Double? {
+    func count(_ executor: String, workload: WorkloadID, parameters: String) -> GlobalJobCount.Count? {
         counts[executor]?[GlobalJobCount.Key(workload: workload, parameters: parameters)]
     }
 
-    /// Whether a pair of `champion` and `challenger` is at the floor on a row (both counted, both below the floor).
+    /// Whether a pair of `champion` and `challenger` is at the floor on a row (both counted, both at the floor).
     func atFloor(_ champion: String, _ challenger: String, workload: WorkloadID, parameters: String) -> Bool {
         [champion, challenger].allSatisfy {
-            (perUnit($0, workload: workload, parameters: parameters) ?? .infinity) < GlobalJobCount.floor
+            count($0, workload: workload, parameters: parameters)?.isAtFloor ?? false
         }
     }
 
@@ -42,7 +43,12 @@ struct GlobalExecutorJobs: Sendable {
             counts[executor]!.sorted {
                 ($0.key.workload.rawValue, $0.key.parameters) < ($1.key.workload.rawValue, $1.key.parameters)
             }
-            .map { [executor, $0.key.workload.rawValue, $0.key.parameters, String($0.value)] }
+            .map {
+                [
+                    executor, $0.key.workload.rawValue, $0.key.parameters, String($0.value.jobsPerUnit),
+                    String($0.value.otherTasks),
+                ]
+            }
         }
         return CSV.encode([["global_executor"] + GlobalJobCount.header] + rows)
     }
@@ -50,16 +56,15 @@ struct GlobalExecutorJobs: Sendable {
     /// Reads `jobs.csv` back (`bench report`).
     init(csv text: String, source: String) throws {
         let table = try CSVTable(text: text, source: source, required: ["global_executor"] + GlobalJobCount.header)
-        var counts: [String: [GlobalJobCount.Key: Double]] = [:]
+        var counts: [String: [GlobalJobCount.Key: GlobalJobCount.Count]] = [:]
         for record in table.records {
-            let key = GlobalJobCount.Key(
-                workload: WorkloadID(rawValue: try record.text("workload")), parameters: try record.text("parameters"))
-            counts[try record.text("global_executor"), default: [:]][key] = try record.number("jobs_per_unit")
+            counts[try record.text("global_executor"), default: [:]][try GlobalJobCount.Key(record)] =
+                try GlobalJobCount.Count(record)
         }
         self.counts = counts
     }
 
-    init(counts: [String: [GlobalJobCount.Key: Double]]) { self.counts = counts }
+    init(counts: [String: [GlobalJobCount.Key: GlobalJobCount.Count]]) { self.counts = counts }
 
     /// CONTEST.md's table: a row per counted row, a column per executor in `order`.
     func markdown(order: [String]) -> [String] {
@@ -69,10 +74,13 @@ struct GlobalExecutorJobs: Sendable {
         return [
             "## Jobs through the global executor per unit", "",
             "Counted in one child process per global executor, every job of the process passing the runtime's "
-                + "global-enqueue hook (the difference between a run of the row's units and an empty run, per unit). "
-                + "Where both executors of a pair are sent fewer than \(GlobalJobCount.floor) a unit, the row's work "
-                + "does not pass either of them and neither can be ahead but by noise: the pair's verdict below is "
-                + "marked *at the floor*.",
+                + "global-enqueue hook, read from inside the timed task just before and after one timed run of the "
+                + "row's units: jobs per unit, and in brackets the tasks other than the timed one they belonged to. "
+                + "Where, on both executors of a pair, the timed task was alone and sent fewer than one job in "
+                + "\(Int(1 / GlobalJobCount.floorJobsPerUnit)) units, the row's work passed neither of them and "
+                + "neither can be ahead but by noise: the pair's verdict below is marked *at the floor*. A row that "
+                + "starts a task beside the timed one is never at the floor by a count (where that task runs decides "
+                + "the row, however few jobs it sends).",
             "",
             "| workload | parameters | " + order.joined(separator: " | ") + " |",
             "|---|---|" + order.map { _ in "--:|" }.joined(),
@@ -85,6 +93,8 @@ struct GlobalExecutorJobs: Sendable {
 }
 
 extension Format {
-    /// Jobs per unit: four decimals, so that one job in a few thousand units shows.
-    static func jobs(_ value: Double) -> String { String(format: "%.4f", value) }
+    /// Jobs per unit, four decimals (so that one job in a few thousand units shows), and the other tasks.
+    static func jobs(_ count: GlobalJobCount.Count) -> String {
+        String(format: "%.4f", count.jobsPerUnit) + " (\(count.otherTasks))"
+    }
 }

@@ -79,9 +79,11 @@ struct GlobalExecutorContestSection: Sendable {
                 + "(`default-executor`), `Task.sleep` (`continuous-clock`)."
                 + (jobs == nil
                     ? ""
-                    : " The last column is the jobs each global executor is sent per unit (\(champion) first); a cell "
-                        + "*at the floor* is a pair where both were sent fewer than \(GlobalJobCount.floor) a unit: "
-                        + "the row's work passes neither, and neither can be ahead but by noise."),
+                    : " The last column is the jobs each global executor was sent per unit while the row was timed "
+                        + "(\(champion) first), with the tasks other than the timed one in brackets; a cell *at the "
+                        + "floor* is a pair where the timed task was alone and sent fewer than one job in "
+                        + "\(Int(1 / GlobalJobCount.floorJobsPerUnit)) units on both: the row's work passes neither, "
+                        + "and neither can be ahead but by noise."),
             "",
             "| workload | parameters | metric | "
                 + challengers.map { "\(champion) / \($0)" }.joined(separator: " | ")
@@ -116,7 +118,7 @@ struct GlobalExecutorContestSection: Sendable {
         guard let jobs else { return [] }
         guard let row = cells[key]?.values.first else { return [""] }
         let counts = ([champion] + challengers).map {
-            jobs.perUnit($0, workload: WorkloadID(rawValue: row.workload), parameters: row.parameters)
+            jobs.count($0, workload: WorkloadID(rawValue: row.workload), parameters: row.parameters)
         }
         guard counts.contains(where: { $0 != nil }) else { return ["-"] }
         return [counts.map { $0.map(Format.jobs) ?? "-" }.joined(separator: " / ")]
