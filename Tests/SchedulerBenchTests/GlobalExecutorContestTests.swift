@@ -72,6 +72,37 @@ import ToolSupport
         #expect(marked.lines.contains { $0.contains("*at the floor*") && $0.contains("0.0002 (0) / 0.0002 (0)") })
     }
 
+    /// W25 with a consumer task against its floor (`consumer=inline`), each side in its own processes: a side whose
+    /// row equals its floor, pair after pair, is the same as it; one 30 % above it is not.
+    @Test func aRowIsComparedWithItsFloorConfigurationSideBySide() throws {
+        let (row, floor) = (Self.pipeline(.task), Self.pipeline(.inline))
+        #expect(Workload.actorPipeline.floor(row) == floor)
+        #expect(Workload.actorPipeline.floor(floor) == nil)
+        func rows(_ task: Double, _ inline: Double) -> [SummaryRow] {
+            [
+                Fixtures.row(
+                    .defaultExecutor, median: task, workload: .actorPipeline, metric: .nsPerEvent, parameters: row),
+                Fixtures.row(
+                    .defaultExecutor, median: inline, workload: .actorPipeline, metric: .nsPerEvent, parameters: floor),
+            ]
+        }
+        let pairs = (0..<16).map { index -> ProcessPair in
+            let wobble = 1 + Double(index % 3) * 0.001
+            return (rows(1_100 * wobble, 1_100), rows(1_430 * wobble, 1_100))
+        }
+        let lines = GlobalExecutorFloorLine.lines(pairs, minimumEffect: 0.02)
+        let line = try #require(lines.first)
+        #expect(lines.count == 1 && line.cell.parameters == row && line.floor == floor)
+        #expect(line.isSame(line.a) && !line.isSame(line.b) && !line.bothAtFloor)
+        let level = GlobalExecutorFloorLine.lines(pairs.map { ($0.baseline, $0.baseline) }, minimumEffect: 0.02)
+        #expect(level.first?.bothAtFloor == true)
+        #expect(line.markdown(challenger: "nio", champion: "pool").contains("not both the same"))
+    }
+
+    static func pipeline(_ consumer: PipelineConsumer) -> Parameters {
+        Parameters([.events: 5_000], choices: [.consumer: consumer.rawValue])
+    }
+
     @Test func everyChoiceIsAGlobalExecutorTheKitJudges() {
         #expect(GlobalExecutorChoice.all.map(\.id).prefix(2) == ["dispatch", "pool"])
         #expect(GlobalExecutorChoice.withID("nope") == nil)

@@ -10,7 +10,7 @@ import Testing
 /// executor. Counted in a child process (every job of the process passes the hook) by ``GlobalJobCount``, which
 /// `bench global-executors` runs on each executor it pairs. W12 (a task started and awaited) is the counter's positive
 /// control, W25 (one consumer task beside the timed one) the control that a row with another task is never at the
-/// floor. Measured on Dispatch: W11 (either caller) and W13 0.0 jobs per unit and no other task, W12 2.0 per task.
+/// floor; W25's floor configuration (`consumer=inline`, no second task) is at the floor. Measured on Dispatch: W11 (either caller) and W13 0.0 jobs per unit and no other task, W12 2.0 per task.
 @Suite struct GlobalJobCountTests {
     static let failed = "failed: "
 
@@ -25,29 +25,33 @@ import Testing
     }
 
     static func checkJobsPerUnit() {
-        for (workload, caller) in [(WorkloadID.actorHop, "global"), (.actorHop, "backend"), (.actorPingPong, nil)] {
-            let count = jobs(workload, caller: caller)
+        let atFloor: [(WorkloadID, ParameterName?, String?)] = [
+            (.actorHop, .caller, "global"), (.actorHop, .caller, "backend"), (.actorPingPong, nil, nil),
+            (.actorPipeline, .consumer, "inline"),
+        ]
+        for (workload, name, choice) in atFloor {
+            let count = jobs(workload, name, choice)
             if count?.isAtFloor != true {
                 print(
-                    failed + "\(workload) \(caller ?? "") sent \(String(describing: count)) through the global executor"
+                    failed + "\(workload) \(choice ?? "") sent \(String(describing: count)) through the global executor"
                 )
             }
         }
-        let tasks = jobs(.taskLifecycle, caller: "global")
+        let tasks = jobs(.taskLifecycle, .caller, "global")
         if (tasks?.jobsPerUnit ?? 0) < 1 || (tasks?.otherTasks ?? 0) < 100 {
             print(failed + "W12 sent \(String(describing: tasks)): the counter saw no task start")
         }
-        let pipeline = jobs(.actorPipeline, caller: nil)
+        let pipeline = jobs(.actorPipeline, .consumer, "task")
         if pipeline?.otherTasks != 1 || pipeline?.isAtFloor != false {
             print(failed + "W25 sent \(String(describing: pipeline)): the counter did not see its consumer task")
         }
     }
 
-    /// What `workload` (its first quick configuration with `caller`) sends through the hook.
-    static func jobs(_ workload: WorkloadID, caller: String?) -> GlobalJobCount.Count? {
+    /// What `workload` (its first quick configuration with `name` set to `choice`) sends through the hook.
+    static func jobs(_ workload: WorkloadID, _ name: ParameterName?, _ choice: String?) -> GlobalJobCount.Count? {
         guard let workload = Workload.withID(workload),
-            let parameters = workload.parameters(at: .quick).first(where: {
-                caller == nil || $0.choice(.caller) == caller
+            let parameters = workload.parameters(at: .quick).first(where: { parameters in
+                name.map { parameters.choice($0) == choice } ?? true
             })
         else { return nil }
         return GlobalJobCount.count(workload, parameters)

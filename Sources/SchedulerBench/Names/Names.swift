@@ -76,6 +76,7 @@ extension ParameterName {
     public static let calls = ParameterName(rawValue: "calls")
     public static let width = ParameterName(rawValue: "width")
     public static let caller = ParameterName(rawValue: "caller")
+    public static let consumer = ParameterName(rawValue: "consumer")
     public static let idleMilliseconds = ParameterName(rawValue: "idle_ms")
     public static let workMicroseconds = ParameterName(rawValue: "work_us")
     public static let events = ParameterName(rawValue: "events")

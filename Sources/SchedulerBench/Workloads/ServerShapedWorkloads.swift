@@ -36,18 +36,31 @@ extension Workload {
 
     /// W25: a producer yields `events` values at once into an `AsyncStream` (unbounded); a consumer task takes each
     /// and passes it through two actors in turn (parse, then handle), as a connection's pipeline does under a burst;
-    /// per event, from the first yield to the last event handled.
+    /// per event, from the first yield to the last event handled. With `consumer=inline`, its floor: the producer's
+    /// own task reads the burst once it wrote it, so the same yields, reads and actor calls run with no second task,
+    /// and no executor has anything to decide (where a consumer task runs, beside the burst or after it, is all that
+    /// `consumer=task` adds).
     package static let actorPipeline = actorWorkload(
         id: .actorPipeline, name: "actor-pipeline",
         summary: "a burst through an AsyncStream and two actors on the backend's executors",
         hosts: .actors, timing: .nsPerEvent, allocations: .allocsPerEvent, sizeClassBytes: .sizeClassBytesPerEvent,
         countedBy: .events,
-        configurations: { [Parameters([.events: $0.size(full: 20_000, quick: 5_000, smoke: 64)])] }
-    ) { lanes, _ in
+        configurations: { scale in
+            PipelineConsumer.allCases.map {
+                Parameters(
+                    [.events: scale.size(full: 20_000, quick: 5_000, smoke: 64)], choices: [.consumer: $0.rawValue])
+            }
+        },
+        floor: { parameters in
+            guard PipelineConsumer(parameters) == .task else { return nil }
+            return Parameters([.events: parameters[.events]], choices: [.consumer: PipelineConsumer.inline.rawValue])
+        }
+    ) { lanes, parameters in
         let (parse, handle) = (lanes.lane("parse").makeActor(), lanes.lane("handle").makeActor())
+        let consumer = PipelineConsumer(parameters)
         return ActorLoop(caller: nil) { events in
             let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
-            let consumer = Task {
+            @Sendable func consume() async -> Int {
                 var handled = 0
                 for await _ in stream {
                     await parse.touch()
@@ -56,10 +69,27 @@ extension Workload {
                 }
                 return handled
             }
+            let task = consumer == .task ? Task { await consume() } : nil
             for event in 0..<events { continuation.yield(event) }
             continuation.finish()
-            let handled = await consumer.value
+            let handled = if let task { await task.value } else { await consume() }
             precondition(handled == events, "\(events - handled) events of the burst were lost")
         }
+    }
+}
+
+/// Who reads W25's burst.
+package enum PipelineConsumer: String, CaseIterable {
+    /// A task started before the burst, as a connection's handler is.
+    case task
+    /// The producer's own task, after the burst: W25's floor.
+    case inline
+
+    init(_ parameters: Parameters) {
+        let choice = parameters.choice(.consumer)
+        guard let consumer = choice.flatMap(PipelineConsumer.init(rawValue:)) else {
+            preconditionFailure("consumer=\(choice ?? "(none)") is not task or inline")
+        }
+        self = consumer
     }
 }

@@ -63,12 +63,15 @@ package struct GlobalExecutorContestRequest: Sendable {
 /// `bench global-executors`: the same `bench` binary in pairs of processes, one on a challenger's global executor
 /// and one on the champion's (`BENCH_GLOBAL_EXECUTOR`), one after the other with the whole machine, judged cell by
 /// cell on the per-pair ratios champion/challenger as `bench ab` judges two builds (``ABAnalysis``). Writes
-/// `Results/global-executors/<id>/`: `CONTEST.md`, `contest.csv`, and `jobs.csv` (``GlobalExecutorJobs``: the jobs
-/// each executor is sent per unit, which show a row out of any global executor's reach).
+/// `Results/global-executors/<id>/`: `CONTEST.md`, `contest.csv`, `jobs.csv` (``GlobalExecutorJobs``: what each
+/// executor is sent while a row is timed) and `floors.csv` (``GlobalExecutorFloorLine``: each side of a row against its
+/// floor configuration), which show a row out of any global executor's reach.
 package enum GlobalExecutorContest {
     package struct Outcome: Sendable {
         package let folder: URL
         package let analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)]
+        /// Per challenger, its rows with a floor configuration against that floor (``GlobalExecutorFloorLine``).
+        let floors: [String: [GlobalExecutorFloorLine]]
         package let page: String
     }
 
@@ -94,6 +97,7 @@ package enum GlobalExecutorContest {
             on: [request.champion] + request.challengers, workloads: request.workloads, scale: request.scale,
             launcher: launcher, executable: bench, environment: { side($0).environment })
         var analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)] = []
+        var floors: [String: [GlobalExecutorFloorLine]] = [:]
         for challenger in request.challengers {
             log(
                 "A = \(challenger.id) (\(challenger.subject.name)); B = \(request.champion.id) (\(request.champion.subject.name)); "
@@ -114,12 +118,13 @@ package enum GlobalExecutorContest {
             }
             analyses.append(
                 (challenger, ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: .sequential)))
+            floors[challenger.id] = GlobalExecutorFloorLine.lines(pairs, minimumEffect: request.minimumEffect)
         }
         let git = try? Git()
         let head = (try? git?.commit(of: "HEAD")) ?? "unknown"
         let dirty = (try? git?.isDirty()) ?? false
         let page = markdown(
-            analyses, champion: request.champion, jobs: jobs, command: commandLine,
+            analyses, champion: request.champion, jobs: jobs, floors: floors, command: commandLine,
             commit: String(head.prefix(12)) + (dirty ? " with uncommitted changes" : ""),
             machine: MachineFingerprint.current.description)
         let id = RunID.make(commit: String(head.prefix(7)))
@@ -127,8 +132,9 @@ package enum GlobalExecutorContest {
             runID: id,
             files: [
                 "CONTEST.md": page, "contest.csv": csv(analyses, champion: request.champion), "jobs.csv": jobs.csv,
+                "floors.csv": floorsCSV(floors, champion: request.champion),
             ])
-        return Outcome(folder: folder, analyses: analyses, page: page)
+        return Outcome(folder: folder, analyses: analyses, floors: floors, page: page)
     }
 
     /// `contest.csv`: `ab.csv`'s columns after the two global executors of the pair (A the challenger, B the
@@ -142,10 +148,38 @@ package enum GlobalExecutorContest {
         return CSV.encode([["a_global_executor", "b_global_executor"] + ABAnalysis.csvHeader] + rows)
     }
 
+    /// `floors.csv`: each challenger's rows with a floor configuration against it (``GlobalExecutorFloorLine``).
+    static func floorsCSV(_ floors: [String: [GlobalExecutorFloorLine]], champion: GlobalExecutorChoice) -> String {
+        let rows = floors.keys.sorted().flatMap { challenger in
+            floors[challenger]!.map { $0.csvRow(challenger: challenger, champion: champion.id) }
+        }
+        return CSV.encode([GlobalExecutorFloorLine.csvHeader] + rows)
+    }
+
+    /// What a cell's verdict adds: whether the pair is at the floor by its count (the timed task alone, next to no
+    /// job, on both), or by its floor row (both the same as their floor configuration, which is at the floor by its
+    /// count), or neither.
+    static func floorMark(
+        _ cell: CellKey, _ champion: String, _ challenger: String, jobs: GlobalExecutorJobs,
+        floorLines: [GlobalExecutorFloorLine]
+    ) -> String {
+        if jobs.atFloor(champion, challenger, workload: cell.workload, parameters: cell.parameters.description) {
+            return ", at the floor"
+        }
+        let byFloorRow = floorLines.contains {
+            $0.cell.workload == cell.workload && $0.cell.parameters == cell.parameters
+                && $0.cell.backend == cell.backend
+                && $0.bothAtFloor
+                && jobs.atFloor(champion, challenger, workload: cell.workload, parameters: $0.floor.description)
+        }
+        return byFloorRow ? ", at the floor (by its floor row)" : ""
+    }
+
     /// `CONTEST.md`: what ran where, then one table per challenger.
     static func markdown(
         _ analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)], champion: GlobalExecutorChoice,
-        jobs: GlobalExecutorJobs, command: String, commit: String, machine: String
+        jobs: GlobalExecutorJobs, floors: [String: [GlobalExecutorFloorLine]] = [:], command: String, commit: String,
+        machine: String
     ) -> String {
         var lines =
             [
@@ -167,18 +201,16 @@ package enum GlobalExecutorContest {
                 "| workload | parameters | metric | backend | \(challenger.id) | \(champion.id) | B/A (99 %) | pairs | verdict |",
                 "|---|---|---|---|--:|--:|--:|--:|---|",
             ]
+            let floorLines = floors[challenger.id] ?? []
             for line in analysis.lines {
-                let floor =
-                    jobs.atFloor(
-                        champion.id, challenger.id, workload: line.cell.workload,
-                        parameters: line.cell.parameters.description)
-                    ? ", at the floor" : ""
+                let floor = floorMark(line.cell, champion.id, challenger.id, jobs: jobs, floorLines: floorLines)
                 lines.append(
                     "| \(line.cell.workload) | \(line.cell.parameters) | \(line.cell.metric.name) | \(line.cell.backend) | "
                         + "\(Format.short(line.baseline)) | \(Format.short(line.candidate)) | \(Format.present(line.ratio)) | "
                         + "\(line.pairs) | \(line.verdict.rawValue)\(floor) |")
             }
-            lines += ["", analysis.tally]
+            lines += [""] + floorLines.map { $0.markdown(challenger: challenger.id, champion: champion.id) }
+            lines += (floorLines.isEmpty ? [] : [""]) + [analysis.tally]
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -23,6 +23,9 @@ struct GlobalExecutorContestSection: Sendable {
     let rows: [Row]
     /// The contest's `jobs.csv`, where it has one (contests before it had none).
     var jobs: GlobalExecutorJobs? = nil
+    /// From the contest's `floors.csv`: per challenger, the cells (workload, parameters) whose pair was the same as
+    /// its floor configuration on both sides, with that configuration.
+    var sameAsFloor: [String: [GlobalJobCount.Key: String]] = [:]
 
     /// The metrics the report shows: each workload's time per unit, W19's median and 99th percentile (allocations
     /// and the other percentiles are in the contest's own CONTEST.md, which the section links).
@@ -56,7 +59,17 @@ struct GlobalExecutorContestSection: Sendable {
         let jobs = try FileManager.default.contents(atPath: jobsPath).map {
             try GlobalExecutorJobs(csv: String(decoding: $0, as: UTF8.self), source: jobsPath)
         }
-        return GlobalExecutorContestSection(folder: "global-executors/\(newest)", rows: rows, jobs: jobs)
+        let floorsPath = "\(root)/\(newest)/floors.csv"
+        var sameAsFloor: [String: [GlobalJobCount.Key: String]] = [:]
+        if FileManager.default.fileExists(atPath: floorsPath) {
+            let floors = try CSVTable(contentsOf: floorsPath, required: GlobalExecutorFloorLine.csvHeader)
+            for record in floors.records where try record.text("both_at_floor") == "true" {
+                sameAsFloor[try record.text("a_global_executor"), default: [:]][try GlobalJobCount.Key(record)] =
+                    try record.text("floor_parameters")
+            }
+        }
+        return GlobalExecutorContestSection(
+            folder: "global-executors/\(newest)", rows: rows, jobs: jobs, sameAsFloor: sameAsFloor)
     }
 
     /// The section's lines: one row per cell shown, one column per challenger.
@@ -83,7 +96,8 @@ struct GlobalExecutorContestSection: Sendable {
                         + "(\(champion) first), with the tasks other than the timed one in brackets; a cell *at the "
                         + "floor* is a pair where the timed task was alone and sent fewer than one job in "
                         + "\(Int(1 / GlobalJobCount.floorJobsPerUnit)) units on both: the row's work passes neither, "
-                        + "and neither can be ahead but by noise."),
+                        + "and neither can be ahead but by noise; *by its floor row*: both were the same as their "
+                        + "figure on the row's floor configuration (W25's `consumer=inline`), which is at the floor."),
             "",
             "| workload | parameters | metric | "
                 + challengers.map { "\(champion) / \($0)" }.joined(separator: " | ")
@@ -96,11 +110,7 @@ struct GlobalExecutorContestSection: Sendable {
                 let interval = row.low.isEmpty || row.low == row.high ? "" : " (\(row.low)–\(row.high))"
                 let mark =
                     row.verdict == "faster" || row.verdict == "slower" ? " **\(row.verdict)**" : " \(row.verdict)"
-                let floor =
-                    jobs?.atFloor(
-                        champion, challenger, workload: WorkloadID(rawValue: row.workload), parameters: row.parameters)
-                        == true
-                    ? ", *at the floor*" : ""
+                let floor = floorMark(row, champion: champion)
                 return "\(row.ratio)x\(interval)\(mark)\(floor)"
             }
             lines.append(
@@ -109,6 +119,21 @@ struct GlobalExecutorContestSection: Sendable {
                     + " |")
         }
         return lines
+    }
+
+    /// ", *at the floor*" where the pair's count puts it there, ", *at the floor* (by its floor row)" where both were
+    /// the same as their floor configuration and that configuration is at the floor by its count.
+    private func floorMark(_ row: Row, champion: String) -> String {
+        guard let jobs else { return "" }
+        let workload = WorkloadID(rawValue: row.workload)
+        if jobs.atFloor(champion, row.challenger, workload: workload, parameters: row.parameters) {
+            return ", *at the floor*"
+        }
+        let key = GlobalJobCount.Key(workload: workload, parameters: row.parameters)
+        guard let floor = sameAsFloor[row.challenger]?[key],
+            jobs.atFloor(champion, row.challenger, workload: workload, parameters: floor)
+        else { return "" }
+        return ", *at the floor* (by its floor row)"
     }
 
     /// The jobs a unit on each executor of a row (the champion first), or nothing where the contest counted none.
