@@ -72,10 +72,11 @@ import ToolSupport
         #expect(marked.lines.contains { $0.contains("*at the floor*") && $0.contains("0.0002 (0) / 0.0002 (0)") })
     }
 
-    /// W25 with a consumer task against its floor (`consumer=inline`), each side in its own processes: a side whose
-    /// row equals its floor, pair after pair, is the same as it; one 30 % above it is not.
+    /// W25 with its consumer started before the burst against its floor (`consumer=after`), each side in its own
+    /// processes: a side whose row equals its floor, pair after pair, is the same as it; one 30 % above it is not;
+    /// and a pair is at the floor only where its two floors are the same too.
     @Test func aRowIsComparedWithItsFloorConfigurationSideBySide() throws {
-        let (row, floor) = (Self.pipeline(.task), Self.pipeline(.inline))
+        let (row, floor) = (Self.pipeline(.before), Self.pipeline(.after))
         #expect(Workload.actorPipeline.floor(row) == floor)
         #expect(Workload.actorPipeline.floor(floor) == nil)
         func rows(_ task: Double, _ inline: Double) -> [SummaryRow] {
@@ -90,13 +91,19 @@ import ToolSupport
             let wobble = 1 + Double(index % 3) * 0.001
             return (rows(1_100 * wobble, 1_100), rows(1_430 * wobble, 1_100))
         }
-        let lines = GlobalExecutorFloorLine.lines(pairs, minimumEffect: 0.02)
-        let line = try #require(lines.first)
-        #expect(lines.count == 1 && line.cell.parameters == row && line.floor == floor)
-        #expect(line.isSame(line.a) && !line.isSame(line.b) && !line.bothAtFloor)
-        let level = GlobalExecutorFloorLine.lines(pairs.map { ($0.baseline, $0.baseline) }, minimumEffect: 0.02)
-        #expect(level.first?.bothAtFloor == true)
-        #expect(line.markdown(challenger: "nio", champion: "pool").contains("not both the same"))
+        func lines(_ pairs: [ProcessPair]) -> [GlobalExecutorFloorLine] {
+            GlobalExecutorFloorLine.lines(
+                pairs, analysis: ABAnalysis(pairs: pairs, minimumEffect: 0.02, pairing: .sequential))
+        }
+        let line = try #require(lines(pairs).first)
+        #expect(lines(pairs).count == 1 && line.cell.parameters == row && line.floor == floor)
+        #expect(line.isSame(line.a) && !line.isSame(line.b) && line.floorVerdict == .same && !line.atFloor)
+        #expect(line.markdown(challenger: "nio", champion: "pool").contains("Not at the floor"))
+        let level = lines(pairs.map { ($0.baseline, $0.baseline) })
+        #expect(level.first?.atFloor == true)
+        // Both at their own floor, but one floor 30 % above the other: not at the floor.
+        let apart = lines(pairs.map { pair in (pair.baseline, rows(1_430, 1_430)) })
+        #expect(apart.first.map { $0.isSame($0.a) && $0.isSame($0.b) && !$0.atFloor } == true)
     }
 
     static func pipeline(_ consumer: PipelineConsumer) -> Parameters {

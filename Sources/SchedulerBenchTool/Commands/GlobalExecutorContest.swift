@@ -116,9 +116,9 @@ package enum GlobalExecutorContest {
                         + "\(analysis.count(.same)) same, \(analysis.count(.undecided)) undecided")
                 return analysis.wantsMorePairs
             }
-            analyses.append(
-                (challenger, ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: .sequential)))
-            floors[challenger.id] = GlobalExecutorFloorLine.lines(pairs, minimumEffect: request.minimumEffect)
+            let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: .sequential)
+            analyses.append((challenger, analysis))
+            floors[challenger.id] = GlobalExecutorFloorLine.lines(pairs, analysis: analysis)
         }
         let git = try? Git()
         let head = (try? git?.commit(of: "HEAD")) ?? "unknown"
@@ -157,8 +157,7 @@ package enum GlobalExecutorContest {
     }
 
     /// What a cell's verdict adds: whether the pair is at the floor by its count (the timed task alone, next to no
-    /// job, on both), or by its floor row (both the same as their floor configuration, which is at the floor by its
-    /// count), or neither.
+    /// job, on both), or by its floor row (``GlobalExecutorFloorLine/atFloor``), or neither.
     static func floorMark(
         _ cell: CellKey, _ champion: String, _ challenger: String, jobs: GlobalExecutorJobs,
         floorLines: [GlobalExecutorFloorLine]
@@ -166,12 +165,7 @@ package enum GlobalExecutorContest {
         if jobs.atFloor(champion, challenger, workload: cell.workload, parameters: cell.parameters.description) {
             return ", at the floor"
         }
-        let byFloorRow = floorLines.contains {
-            $0.cell.workload == cell.workload && $0.cell.parameters == cell.parameters
-                && $0.cell.backend == cell.backend
-                && $0.bothAtFloor
-                && jobs.atFloor(champion, challenger, workload: cell.workload, parameters: $0.floor.description)
-        }
+        let byFloorRow = floorLines.contains { $0.cell == cell && $0.atFloor }
         return byFloorRow ? ", at the floor (by its floor row)" : ""
     }
 

@@ -3,10 +3,11 @@ import ToolSupport
 
 /// A row with a floor configuration (``Workload/floor``) against that floor, on each side of a contest's pairs: each
 /// process's figure on the row over its own figure on the floor, so that a row where a task beside the timed one
-/// decides the figure (W25) can still be shown out of reach. Where both executors of a pair are the *same* as their
-/// floor (the 99 % confidence sequence of the ratios inside the contest's margin) and the floor itself is at the floor
-/// of every global executor (``GlobalExecutorJobs``: the timed task alone, no job), neither can be ahead on the row
-/// but by noise: that pair is *at the floor* by its floor configuration.
+/// decides the figure (W25) can still be shown out of reach. A floor configuration makes the one decision the row
+/// leaves to the global executor, at its best (W25 `consumer=after`: the consumer starts once the burst is written).
+/// Where both executors of a pair are the *same* as their floor (the 99 % confidence sequence of the ratios inside
+/// the contest's margin) and the pair is the same on the floor row itself, neither can be ahead on the row but by
+/// noise: that pair is *at the floor* by its floor row.
 struct GlobalExecutorFloorLine: Sendable {
     let cell: CellKey
     let floor: Parameters
@@ -14,16 +15,20 @@ struct GlobalExecutorFloorLine: Sendable {
     let a: Estimate
     let b: Estimate
     let minimumEffect: Double
+    /// The pair's own verdict on the floor row (B/A there).
+    let floorVerdict: ABAnalysis.Verdict?
 
     func isSame(_ ratio: Estimate) -> Bool {
         ABAnalysis.verdict(ratio, lowerIsBetter: true, minimumEffect: minimumEffect) == .same
     }
 
-    /// Both sides are the same as their floor.
-    var bothAtFloor: Bool { isSame(a) && isSame(b) }
+    /// Both sides are the same as their floor, and the two floors are the same.
+    var atFloor: Bool { isSame(a) && isSame(b) && floorVerdict == .same }
 
-    /// The floor lines of `pairs`: one per timed cell whose workload names a floor configuration found in the run.
-    static func lines(_ pairs: [ProcessPair], minimumEffect: Double) -> [GlobalExecutorFloorLine] {
+    /// The floor lines of `pairs` (judged by `analysis`): one per timed cell whose workload names a floor
+    /// configuration found in the run.
+    static func lines(_ pairs: [ProcessPair], analysis: ABAnalysis) -> [GlobalExecutorFloorLine] {
+        let minimumEffect = analysis.minimumEffect
         var ratios: [CellKey: (floor: Parameters, a: [Double], b: [Double])] = [:]
         var order: [CellKey] = []
         for pair in pairs {
@@ -47,16 +52,19 @@ struct GlobalExecutorFloorLine: Sendable {
         }
         return order.map { key in
             let found = ratios[key]!
+            var floorKey = key
+            floorKey.parameters = found.floor
             return GlobalExecutorFloorLine(
                 cell: key, floor: found.floor, a: ConfidenceSequence.median(found.a, miss: ABAnalysis.miss),
-                b: ConfidenceSequence.median(found.b, miss: ABAnalysis.miss), minimumEffect: minimumEffect)
+                b: ConfidenceSequence.median(found.b, miss: ABAnalysis.miss), minimumEffect: minimumEffect,
+                floorVerdict: analysis.lines.first { $0.cell == floorKey }?.verdict)
         }
     }
 
     /// `floors.csv`'s header and a row (the challenger and champion first).
     static let csvHeader = [
         "a_global_executor", "b_global_executor", "workload", "parameters", "metric", "backend", "floor_parameters",
-        "a_over_floor", "a_low", "a_high", "b_over_floor", "b_low", "b_high", "both_at_floor",
+        "a_over_floor", "a_low", "a_high", "b_over_floor", "b_low", "b_high", "floor_verdict", "at_floor",
     ]
 
     func csvRow(challenger: String, champion: String) -> [String] {
@@ -64,7 +72,8 @@ struct GlobalExecutorFloorLine: Sendable {
             challenger, champion, cell.workload.rawValue, cell.parameters.description, cell.metric.name,
             cell.backend.rawValue, floor.description, Format.number(a.value), Format.number(a.low),
             Format.number(a.high),
-            Format.number(b.value), Format.number(b.low), Format.number(b.high), String(bothAtFloor),
+            Format.number(b.value), Format.number(b.low), Format.number(b.high), floorVerdict?.rawValue ?? "",
+            String(atFloor),
         ]
     }
 
@@ -72,8 +81,10 @@ struct GlobalExecutorFloorLine: Sendable {
     func markdown(challenger: String, champion: String) -> String {
         "- \(cell.workload) \(cell.parameters) over its floor (\(floor), the same process): \(challenger) "
             + "\(Format.present(a)), \(champion) \(Format.present(b)): "
-            + (bothAtFloor
-                ? "both the same as the floor within ±\(Int(minimumEffect * 100)) %, *at the floor*."
-                : "not both the same as the floor.")
+            + "; the pair on the floor row: \(floorVerdict?.rawValue ?? "not judged"). "
+            + (atFloor
+                ? "Both the same as their floor within ±\(Int(minimumEffect * 100)) %, and the floors the same: "
+                    + "*at the floor*."
+                : "Not at the floor.")
     }
 }

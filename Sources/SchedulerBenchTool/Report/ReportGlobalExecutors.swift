@@ -23,9 +23,9 @@ struct GlobalExecutorContestSection: Sendable {
     let rows: [Row]
     /// The contest's `jobs.csv`, where it has one (contests before it had none).
     var jobs: GlobalExecutorJobs? = nil
-    /// From the contest's `floors.csv`: per challenger, the cells (workload, parameters) whose pair was the same as
-    /// its floor configuration on both sides, with that configuration.
-    var sameAsFloor: [String: [GlobalJobCount.Key: String]] = [:]
+    /// From the contest's `floors.csv`: per challenger, the cells (workload, parameters) whose pair was at the floor
+    /// by its floor row (``GlobalExecutorFloorLine/atFloor``).
+    var atFloorByFloorRow: [String: Set<GlobalJobCount.Key>] = [:]
 
     /// The metrics the report shows: each workload's time per unit, W19's median and 99th percentile (allocations
     /// and the other percentiles are in the contest's own CONTEST.md, which the section links).
@@ -60,16 +60,16 @@ struct GlobalExecutorContestSection: Sendable {
             try GlobalExecutorJobs(csv: String(decoding: $0, as: UTF8.self), source: jobsPath)
         }
         let floorsPath = "\(root)/\(newest)/floors.csv"
-        var sameAsFloor: [String: [GlobalJobCount.Key: String]] = [:]
+        var atFloorByFloorRow: [String: Set<GlobalJobCount.Key>] = [:]
         if FileManager.default.fileExists(atPath: floorsPath) {
             let floors = try CSVTable(contentsOf: floorsPath, required: GlobalExecutorFloorLine.csvHeader)
-            for record in floors.records where try record.text("both_at_floor") == "true" {
-                sameAsFloor[try record.text("a_global_executor"), default: [:]][try GlobalJobCount.Key(record)] =
-                    try record.text("floor_parameters")
+            for record in floors.records where try record.text("at_floor") == "true" {
+                atFloorByFloorRow[try record.text("a_global_executor"), default: []].insert(
+                    try GlobalJobCount.Key(record))
             }
         }
         return GlobalExecutorContestSection(
-            folder: "global-executors/\(newest)", rows: rows, jobs: jobs, sameAsFloor: sameAsFloor)
+            folder: "global-executors/\(newest)", rows: rows, jobs: jobs, atFloorByFloorRow: atFloorByFloorRow)
     }
 
     /// The section's lines: one row per cell shown, one column per challenger.
@@ -97,7 +97,8 @@ struct GlobalExecutorContestSection: Sendable {
                         + "floor* is a pair where the timed task was alone and sent fewer than one job in "
                         + "\(Int(1 / GlobalJobCount.floorJobsPerUnit)) units on both: the row's work passes neither, "
                         + "and neither can be ahead but by noise; *by its floor row*: both were the same as their "
-                        + "figure on the row's floor configuration (W25's `consumer=inline`), which is at the floor."),
+                        + "own figure on the row's floor configuration (W25 `consumer=after`, the consumer started "
+                        + "once the burst is written), and the pair was the same there."),
             "",
             "| workload | parameters | metric | "
                 + challengers.map { "\(champion) / \($0)" }.joined(separator: " | ")
@@ -121,8 +122,8 @@ struct GlobalExecutorContestSection: Sendable {
         return lines
     }
 
-    /// ", *at the floor*" where the pair's count puts it there, ", *at the floor* (by its floor row)" where both were
-    /// the same as their floor configuration and that configuration is at the floor by its count.
+    /// ", *at the floor*" where the pair's count puts it there, ", *at the floor* (by its floor row)" where
+    /// `floors.csv` does.
     private func floorMark(_ row: Row, champion: String) -> String {
         guard let jobs else { return "" }
         let workload = WorkloadID(rawValue: row.workload)
@@ -130,10 +131,7 @@ struct GlobalExecutorContestSection: Sendable {
             return ", *at the floor*"
         }
         let key = GlobalJobCount.Key(workload: workload, parameters: row.parameters)
-        guard let floor = sameAsFloor[row.challenger]?[key],
-            jobs.atFloor(champion, row.challenger, workload: workload, parameters: floor)
-        else { return "" }
-        return ", *at the floor* (by its floor row)"
+        return atFloorByFloorRow[row.challenger]?.contains(key) == true ? ", *at the floor* (by its floor row)" : ""
     }
 
     /// The jobs a unit on each executor of a row (the champion first), or nothing where the contest counted none.
