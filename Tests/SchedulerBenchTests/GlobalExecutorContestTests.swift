@@ -110,6 +110,43 @@ import ToolSupport
         Parameters([.events: 5_000], choices: [.consumer: consumer.rawValue])
     }
 
+    /// A contest after the newest full one, on fewer rows, is listed below the full one's table, not in its place.
+    @Test func aLaterContestOnFewerRowsFollowsTheFullOne() throws {
+        func contest(_ workloads: [WorkloadID]) -> String {
+            let pairs = (0..<16).map { index -> ProcessPair in
+                let rows = workloads.map {
+                    Fixtures.row(.defaultExecutor, median: 1_000 + Double(index % 3), workload: $0, metric: .nsPerTask)
+                }
+                return (
+                    rows,
+                    rows.map { row in
+                        Fixtures.row(
+                            .defaultExecutor, median: row.summary.median.value * 0.8, workload: row.workload,
+                            metric: .nsPerTask)
+                    }
+                )
+            }
+            let analysis = ABAnalysis(pairs: pairs, minimumEffect: 0.02, pairing: .sequential)
+            return GlobalExecutorContest.csv([(.dispatch, analysis)], champion: .pool)
+        }
+        let results = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: results) }
+        let full = "20261127T000000Z-abcdef0-000001"
+        let later = "20261128T000000Z-abcdef0-000002"
+        for (name, workloads) in [
+            (full, GlobalExecutorContestRequest.defaultWorkloads), (later, [WorkloadID.actorPipeline]),
+        ] {
+            let folder = results.appendingPathComponent("global-executors/\(name)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try contest(workloads).write(
+                to: folder.appendingPathComponent("contest.csv"), atomically: true, encoding: .utf8)
+        }
+        let section = try #require(try GlobalExecutorContestSection.newest(in: results.path))
+        #expect(section.folder == "global-executors/\(full)")
+        #expect(section.later.map(\.folder) == ["global-executors/\(later)"])
+        #expect(section.lines.contains { $0.hasPrefix("Later, a longer look") && $0.contains("W25") })
+    }
+
     @Test func everyChoiceIsAGlobalExecutorTheKitJudges() {
         #expect(GlobalExecutorChoice.all.map(\.id).prefix(2) == ["dispatch", "pool"])
         #expect(GlobalExecutorChoice.withID("nope") == nil)

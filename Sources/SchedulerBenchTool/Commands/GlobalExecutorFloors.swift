@@ -80,8 +80,8 @@ struct GlobalExecutorFloorLine: Sendable {
     /// CONTEST.md's line under a challenger's table.
     func markdown(challenger: String, champion: String) -> String {
         "- \(cell.workload) \(cell.parameters) over its floor (\(floor), the same process): \(challenger) "
-            + "\(Format.present(a)), \(champion) \(Format.present(b)): "
-            + "; the pair on the floor row: \(floorVerdict?.rawValue ?? "not judged"). "
+            + "\(Format.present(a)), \(champion) \(Format.present(b)); the pair on the floor row: "
+            + "\(floorVerdict?.rawValue ?? "not judged"). "
             + (atFloor
                 ? "Both the same as their floor within ±\(Int(minimumEffect * 100)) %, and the floors the same: "
                     + "*at the floor*."

@@ -31,16 +31,30 @@ struct GlobalExecutorContestSection: Sendable {
     /// and the other percentiles are in the contest's own CONTEST.md, which the section links).
     static let shown: Set<String> = ["ns_per_call", "ns_per_task", "ns_per_round_trip", "ns_per_event", "p50", "p99"]
 
-    /// The newest contest under `resultsDirectory/global-executors/`, or nil if there is none.
+    /// Contests after this one on fewer rows (a longer look at one row), oldest first: shown below its table.
+    var later: [GlobalExecutorContestSection] = []
+
+    /// The newest contest under `resultsDirectory/global-executors/` on every default workload (else the newest of
+    /// any), with the contests after it; nil if there is none.
     static func newest(in resultsDirectory: String) throws -> GlobalExecutorContestSection? {
         let root = (resultsDirectory as NSString).appendingPathComponent("global-executors")
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
-            .filter { !$0.hasPrefix(".") }.sorted()
+            .filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: "\(root)/\($0)/contest.csv") }
+            .sorted()
+        let every = Set(GlobalExecutorContestRequest.defaultWorkloads.map(\.rawValue))
         guard
-            let newest = folders.last(where: {
-                FileManager.default.fileExists(atPath: "\(root)/\($0)/contest.csv")
-            })
+            let index = try folders.lastIndex(where: { try load(root, $0).coveredWorkloads.isSuperset(of: every) })
+                ?? folders.indices.last
         else { return nil }
+        var section = try load(root, folders[index])
+        section.later = try folders[(index + 1)...].map { try load(root, $0) }
+        return section
+    }
+
+    var coveredWorkloads: Set<String> { Set(rows.map(\.workload)) }
+
+    /// One contest's files.
+    static func load(_ root: String, _ newest: String) throws -> GlobalExecutorContestSection {
         let table = try CSVTable(
             contentsOf: "\(root)/\(newest)/contest.csv",
             required: [
@@ -107,19 +121,33 @@ struct GlobalExecutorContestSection: Sendable {
         ]
         for key in order {
             let figures = challengers.map { challenger -> String in
-                guard let row = cells[key]?[challenger] else { return "" }
-                let interval = row.low.isEmpty || row.low == row.high ? "" : " (\(row.low)–\(row.high))"
-                let mark =
-                    row.verdict == "faster" || row.verdict == "slower" ? " **\(row.verdict)**" : " \(row.verdict)"
-                let floor = floorMark(row, champion: champion)
-                return "\(row.ratio)x\(interval)\(mark)\(floor)"
+                cells[key]?[challenger].map { cell($0, champion: champion) } ?? ""
             }
             lines.append(
                 key + " "
                     + (figures + jobColumn(key: key, cells: cells, champion, challengers)).joined(separator: " | ")
                     + " |")
         }
+        for contest in later {
+            let shown = contest.rows.filter { Self.shown.contains($0.metric) }
+            guard let champion = shown.first?.champion else { continue }
+            lines += [
+                "",
+                "Later, a longer look at fewer rows, [`\(contest.folder)`](\(contest.folder)/CONTEST.md): "
+                    + shown.map {
+                        "\($0.workload) \($0.parameters) \(champion) / \($0.challenger) "
+                            + contest.cell($0, champion: champion)
+                    }.joined(separator: "; ") + ".",
+            ]
+        }
         return lines
+    }
+
+    /// A cell as the table shows it: the ratio, its interval, the verdict and where the pair is at the floor.
+    func cell(_ row: Row, champion: String) -> String {
+        let interval = row.low.isEmpty || row.low == row.high ? "" : " (\(row.low)–\(row.high))"
+        let mark = row.verdict == "faster" || row.verdict == "slower" ? " **\(row.verdict)**" : " \(row.verdict)"
+        return "\(row.ratio)x\(interval)\(mark)\(floorMark(row, champion: champion))"
     }
 
     /// ", *at the floor*" where the pair's count puts it there, ", *at the floor* (by its floor row)" where
