@@ -74,7 +74,7 @@ import ToolSupport
 
     /// W25 with its consumer started before the burst against its floor (`consumer=after`), each side in its own
     /// processes: a side whose row equals its floor, pair after pair, is the same as it; one 30 % above it is not;
-    /// and a pair is at the floor only where its two floors are the same too.
+    /// and a pair is at the floor only where the two sides are the same too, on the row or on the floor.
     @Test func aRowIsComparedWithItsFloorConfigurationSideBySide() throws {
         let (row, floor) = (Self.pipeline(.before), Self.pipeline(.after))
         #expect(Workload.actorPipeline.floor(row) == floor)
@@ -101,7 +101,7 @@ import ToolSupport
         #expect(line.markdown(challenger: "nio", champion: "pool").contains("Not at the floor"))
         let level = lines(pairs.map { ($0.baseline, $0.baseline) })
         #expect(level.first?.atFloor == true)
-        // Both at their own floor, but one floor 30 % above the other: not at the floor.
+        // Both at their own floor, but one 30 % above the other on the row and on the floor: not at the floor.
         let apart = lines(pairs.map { pair in (pair.baseline, rows(1_430, 1_430)) })
         #expect(apart.first.map { $0.isSame($0.a) && $0.isSame($0.b) && !$0.atFloor } == true)
     }

@@ -6,8 +6,9 @@ import ToolSupport
 /// decides the figure (W25) can still be shown out of reach. A floor configuration makes the one decision the row
 /// leaves to the global executor, at its best (W25 `consumer=after`: the consumer starts once the burst is written).
 /// Where both executors of a pair are the *same* as their floor (the 99 % confidence sequence of the ratios inside
-/// the contest's margin) and the pair is the same on the floor row itself, neither can be ahead on the row but by
-/// noise: that pair is *at the floor* by its floor row.
+/// the contest's margin), neither can do better on the row by placing work better; and where the pair is also the
+/// same on the row or on the floor row, neither can be ahead on the row but by noise: that pair is *at the floor* by
+/// its floor row.
 struct GlobalExecutorFloorLine: Sendable {
     let cell: CellKey
     let floor: Parameters
@@ -15,15 +16,16 @@ struct GlobalExecutorFloorLine: Sendable {
     let a: Estimate
     let b: Estimate
     let minimumEffect: Double
-    /// The pair's own verdict on the floor row (B/A there).
+    /// The pair's own verdicts on the row and on the floor row (B/A there).
+    let rowVerdict: ABAnalysis.Verdict?
     let floorVerdict: ABAnalysis.Verdict?
 
     func isSame(_ ratio: Estimate) -> Bool {
         ABAnalysis.verdict(ratio, lowerIsBetter: true, minimumEffect: minimumEffect) == .same
     }
 
-    /// Both sides are the same as their floor, and the two floors are the same.
-    var atFloor: Bool { isSame(a) && isSame(b) && floorVerdict == .same }
+    /// Both sides are the same as their floor, and the pair is the same on the row or on its floor.
+    var atFloor: Bool { isSame(a) && isSame(b) && (rowVerdict == .same || floorVerdict == .same) }
 
     /// The floor lines of `pairs` (judged by `analysis`): one per timed cell whose workload names a floor
     /// configuration found in the run.
@@ -57,6 +59,7 @@ struct GlobalExecutorFloorLine: Sendable {
             return GlobalExecutorFloorLine(
                 cell: key, floor: found.floor, a: ConfidenceSequence.median(found.a, miss: ABAnalysis.miss),
                 b: ConfidenceSequence.median(found.b, miss: ABAnalysis.miss), minimumEffect: minimumEffect,
+                rowVerdict: analysis.lines.first { $0.cell == key }?.verdict,
                 floorVerdict: analysis.lines.first { $0.cell == floorKey }?.verdict)
         }
     }
@@ -64,7 +67,8 @@ struct GlobalExecutorFloorLine: Sendable {
     /// `floors.csv`'s header and a row (the challenger and champion first).
     static let csvHeader = [
         "a_global_executor", "b_global_executor", "workload", "parameters", "metric", "backend", "floor_parameters",
-        "a_over_floor", "a_low", "a_high", "b_over_floor", "b_low", "b_high", "floor_verdict", "at_floor",
+        "a_over_floor", "a_low", "a_high", "b_over_floor", "b_low", "b_high", "row_verdict", "floor_verdict",
+        "at_floor",
     ]
 
     func csvRow(challenger: String, champion: String) -> [String] {
@@ -72,18 +76,18 @@ struct GlobalExecutorFloorLine: Sendable {
             challenger, champion, cell.workload.rawValue, cell.parameters.description, cell.metric.name,
             cell.backend.rawValue, floor.description, Format.number(a.value), Format.number(a.low),
             Format.number(a.high),
-            Format.number(b.value), Format.number(b.low), Format.number(b.high), floorVerdict?.rawValue ?? "",
-            String(atFloor),
+            Format.number(b.value), Format.number(b.low), Format.number(b.high), rowVerdict?.rawValue ?? "",
+            floorVerdict?.rawValue ?? "", String(atFloor),
         ]
     }
 
     /// CONTEST.md's line under a challenger's table.
     func markdown(challenger: String, champion: String) -> String {
         "- \(cell.workload) \(cell.parameters) over its floor (\(floor), the same process): \(challenger) "
-            + "\(Format.present(a)), \(champion) \(Format.present(b)); the pair on the floor row: "
-            + "\(floorVerdict?.rawValue ?? "not judged"). "
+            + "\(Format.present(a)), \(champion) \(Format.present(b)); the pair on the row "
+            + "\(rowVerdict?.rawValue ?? "not judged"), on the floor row \(floorVerdict?.rawValue ?? "not judged"). "
             + (atFloor
-                ? "Both the same as their floor within ±\(Int(minimumEffect * 100)) %, and the floors the same: "
+                ? "Both the same as their floor within ±\(Int(minimumEffect * 100)) %, and the same as each other: "
                     + "*at the floor*."
                 : "Not at the floor.")
     }

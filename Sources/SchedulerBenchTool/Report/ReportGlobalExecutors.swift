@@ -112,7 +112,7 @@ struct GlobalExecutorContestSection: Sendable {
                         + "\(Int(1 / GlobalJobCount.floorJobsPerUnit)) units on both: the row's work passes neither, "
                         + "and neither can be ahead but by noise; *by its floor row*: both were the same as their "
                         + "own figure on the row's floor configuration (W25 `consumer=after`, the consumer started "
-                        + "once the burst is written), and the pair was the same there."),
+                        + "once the burst is written), and the pair was the same on the row or on its floor."),
             "",
             "| workload | parameters | metric | "
                 + challengers.map { "\(champion) / \($0)" }.joined(separator: " | ")
