@@ -76,7 +76,9 @@ struct GlobalExecutorContestSection: Sendable {
         let floorsPath = "\(root)/\(newest)/floors.csv"
         var atFloorByFloorRow: [String: Set<GlobalJobCount.Key>] = [:]
         if FileManager.default.fileExists(atPath: floorsPath) {
-            let floors = try CSVTable(contentsOf: floorsPath, required: GlobalExecutorFloorLine.csvHeader)
+            // Only the columns read: contests of earlier builds wrote fewer of the others.
+            let floors = try CSVTable(
+                contentsOf: floorsPath, required: ["a_global_executor", "workload", "parameters", "at_floor"])
             for record in floors.records where try record.text("at_floor") == "true" {
                 atFloorByFloorRow[try record.text("a_global_executor"), default: []].insert(
                     try GlobalJobCount.Key(record))
