@@ -49,6 +49,17 @@ public struct Parameters: Sendable, Hashable, CustomStringConvertible {
         return option
     }
 
+    /// The option `name` is set to, as the workload's own type; a workload asks only for the choices it declares,
+    /// so anything else is a programming error.
+    func option<Option: RawRepresentable & CaseIterable>(_ name: ParameterName) -> Option
+    where Option.RawValue == String {
+        guard let option = choice(name).flatMap(Option.init(rawValue:)) else {
+            let known = Option.allCases.map(\.rawValue).joined(separator: " or ")
+            preconditionFailure("\(name)=\(choice(name) ?? "(none)") is not \(known)")
+        }
+        return option
+    }
+
     /// Whether every pair of `subset` is set here to the same value (a goal's or a sentence's way to name cells).
     public func contains(_ subset: Parameters) -> Bool {
         subset.pairs.allSatisfy { wanted in pairs.contains { $0.name == wanted.name && $0.value == wanted.value } }

@@ -106,13 +106,7 @@ package enum ActorHopCaller: String, CaseIterable {
     /// A task preferring an executor over another scheduler of the same backend instance.
     case backend
 
-    init(_ parameters: Parameters) {
-        let choice = parameters.choice(.caller)
-        guard let caller = choice.flatMap(ActorHopCaller.init(rawValue:)) else {
-            preconditionFailure("caller=\(choice ?? "(none)") is not global or backend")
-        }
-        self = caller
-    }
+    init(_ parameters: Parameters) { self = parameters.option(.caller) }
 }
 
 /// One round's work of an actor workload: `body(units)` runs `units` repetitions, in a task started on `caller`

@@ -87,11 +87,5 @@ package enum PipelineConsumer: String, CaseIterable {
     /// Once the burst is written: W25's floor.
     case after
 
-    init(_ parameters: Parameters) {
-        let choice = parameters.choice(.consumer)
-        guard let consumer = choice.flatMap(PipelineConsumer.init(rawValue:)) else {
-            preconditionFailure("consumer=\(choice ?? "(none)") is not before or after")
-        }
-        self = consumer
-    }
+    init(_ parameters: Parameters) { self = parameters.option(.consumer) }
 }
