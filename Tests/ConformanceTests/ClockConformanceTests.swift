@@ -25,7 +25,7 @@ struct ClockCase: Sendable, CustomTestStringConvertible {
 
     static func cases(_ subjects: [ClockSubject]) -> [ClockCase] {
         subjects.flatMap { subject in
-            ClockRules.all.filter { $0.applies(to: subject.kind) }.map { ClockCase(subject: subject, rule: $0) }
+            ClockRules.all.filter { $0.applies(to: subject) }.map { ClockCase(subject: subject, rule: $0) }
         }
     }
 }
@@ -48,20 +48,20 @@ struct ClockControl: Sendable, CustomTestStringConvertible {
         ClockControl(
             subject: ClockSubject(name: "Control: wakes 5 ms early") { ClockUnderTest(EarlyContinuousClock()) },
             // CL7 also asks that the nearer sleeper wake no earlier than its deadline.
-            mustFail: ["CL1", "CL7"]),
+            mustFail: [.cl1, .cl7]),
         // Waking the next step's sleepers early also wakes them at a now before their deadline (CL5).
-        virtual("wakes early", .wakesEarly, mustFail: ["CL1", "CL5"]),
-        virtual("past deadlines wait", .pastWaitsForAdvance, mustFail: ["CL2"]),
+        virtual("wakes early", .wakesEarly, mustFail: [.cl1, .cl5]),
+        virtual("past deadlines wait", .pastWaitsForAdvance, mustFail: [.cl2]),
         // The shape of a SchedulerClock over TestScheduler that queues a wake-up for a deadline equal to now: the
         // driver's settle (an advance by nothing) would wake it, so CL2 must not settle.
         virtual(
-            "past deadlines wait, a settle wakes them", [.pastWaitsForAdvance, .settleWakesDue], mustFail: ["CL2"]),
-        virtual("now steps back", .stepsBack, mustFail: ["CL3"]),
-        virtual("ties last-in first-out", .reversesTies, mustFail: ["CL4"]),
-        virtual("now jumps to the target", .jumpsToTarget, mustFail: ["CL5"]),
+            "past deadlines wait, a settle wakes them", [.pastWaitsForAdvance, .settleWakesDue], mustFail: [.cl2]),
+        virtual("now steps back", .stepsBack, mustFail: [.cl3]),
+        virtual("ties last-in first-out", .reversesTies, mustFail: [.cl4]),
+        virtual("now jumps to the target", .jumpsToTarget, mustFail: [.cl5]),
         // Its cancelled sleeps never end, so CL8 cannot look behind them and fails on that.
-        virtual("ignores cancellation", .ignoresCancellation, mustFail: ["CL6", "CL8"]),
-        virtual("keeps cancelled sleepers", .keepsCancelledSleepers, mustFail: ["CL8"]),
+        virtual("ignores cancellation", .ignoresCancellation, mustFail: [.cl6, .cl8]),
+        virtual("keeps cancelled sleepers", .keepsCancelledSleepers, mustFail: [.cl8]),
         ClockControl(
             subject: ClockSubject(name: "Control: over a timer not re-armed for a nearer deadline") {
                 ClockUnderTest(SchedulerClock(UnrearmedTimerScheduler()))
@@ -71,7 +71,7 @@ struct ClockControl: Sendable, CustomTestStringConvertible {
 
     static var cases: [ClockControlCase] {
         all.flatMap { control in
-            ClockRules.all.filter { $0.applies(to: control.subject.kind) && controlRulesListed($0.id) }.map {
+            ClockRules.all.filter { $0.applies(to: control.subject) && controlRulesListed($0.id) }.map {
                 ClockControlCase(control: control, rule: $0)
             }
         }
@@ -121,10 +121,10 @@ extension Conformance {
 
         @Test("Real clocks get the real-time rules, virtual ones all")
         func applicability() {
-            let kinds = Dictionary(uniqueKeysWithValues: ClockSubject.builtIn.map { ($0.name, $0.kind) })
-            #expect(kinds["SchedulerClock(TestScheduler)"] == .clock(.virtual))
-            #expect(kinds["ContinuousClock"] == .clock(.real))
-            #expect(ClockRules.all.filter { !$0.applies(to: .clock(.real)) }.map(\.id) == ["CL4", "CL5", "CL8"])
+            let kinds = Dictionary(uniqueKeysWithValues: ClockSubject.builtIn.map { ($0.name, $0.claims) })
+            #expect(kinds["SchedulerClock(TestScheduler)"] == .virtual)
+            #expect(kinds["ContinuousClock"] == .real)
+            #expect(ClockRules.all.filter { !$0.applies(to: ClockKind.real) }.map(\.id) == [.cl4, .cl5, .cl8])
         }
     }
 }

@@ -7,22 +7,22 @@ extension Conformance {
     /// checks run in child processes (here Swift Testing's exit tests; `bench conformance` starts itself).
     @Suite struct CrashIsolation {
         /// C6, K1 and T6 use repeating work, on which the control traps; S2, S3 and T4 do not.
-        static let ruleIDs: [RuleID] = ["S2", "S3", "C6", "K1", "T4", "T6"]
+        static let ruleIDs: [RuleID] = [.s2, .s3, .c6, .k1, .t4, .t6]
 
         @Test("A child's lines are text a person can read, and any detail survives them")
         func childLinesAreReadableText() {
             let detail = "two\tcolumns, a back\\slash,\nand a second line"
             let result = RuleResult(
-                ruleID: "C2", backendName: "My Scheduler", outcome: .failed(detail: detail), seconds: 0.25,
+                ruleID: .c2, backendName: "My Scheduler", outcome: .failed(detail: detail), seconds: 0.25,
                 trials: 30_000)
             let line = IsolatedRun.line(for: result)
             #expect(
                 line
                     == "conformance-result\tC2\tMy Scheduler\tfailed\t0.25\t30000\ttwo\\tcolumns, a back\\\\slash,\\nand a second line"
             )
-            var run = IsolatedRun(backend: TrappingScheduler.backend, rules: [ConformanceRules.rule("C2")!])
+            var run = IsolatedRun(backend: TrappingScheduler.backend, rules: [ConformanceRules.rule(.c2)!])
             let own = RuleResult(
-                ruleID: "C2", backendName: TrappingScheduler.backend.name, outcome: .failed(detail: detail),
+                ruleID: .c2, backendName: TrappingScheduler.backend.name, outcome: .failed(detail: detail),
                 seconds: 0.25, trials: 30_000)
             run.absorb(output: IsolatedRun.line(for: own) + "\n", crash: nil)
             #expect(run.results.first?.outcome == .failed(detail: detail))
@@ -37,7 +37,7 @@ extension Conformance {
         func aCrashWithPipesHeldOpenIsNotWaitedFor() throws {
             let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("held-open-\(UUID()).pid")
             defer { try? FileManager.default.removeItem(at: pidFile) }
-            let rules = ["S2", "S3"].compactMap(ConformanceRules.rule)
+            let rules = [.s2, .s3].compactMap(ConformanceRules.rule)
             let results = try IsolatedRun.runAll(
                 rules: rules, subjects: [ConformanceBackend.dispatchQueue], executable: "/bin/sh",
                 arguments: { _, _ in ["-c", "sleep 600 & echo $! >> '\(pidFile.path)'; kill -SEGV $$"] })
@@ -64,7 +64,7 @@ extension Conformance {
                 3 [ra] 0x0004 Thread.main + 1 in Foundation
                 4 [ra] 0x0005 start_thread + 2 in libc.so.6
                 """
-            var run = IsolatedRun(backend: TrappingScheduler.backend, rules: [ConformanceRules.rule("C6")!])
+            var run = IsolatedRun(backend: TrappingScheduler.backend, rules: [ConformanceRules.rule(.c6)!])
             run.absorb(output: "", crash: .signal(4), diagnostics: diagnostics)
             let detail = run.results.first?.outcome.detail ?? ""
             #expect(detail.hasPrefix("crashed with signal 4 (SIGILL"), "\(detail)")
@@ -103,12 +103,12 @@ extension Conformance {
                 results.first { $0.ruleID == id && $0.backendName == backend }?.outcome
             }
             let trapping = TrappingScheduler.backend.name
-            for id: RuleID in ["C6", "K1", "T6"] {
+            for id: RuleID in [.c6, .k1, .t6] {
                 let detail = outcome(id, trapping)?.detail ?? ""
                 #expect(outcome(id, trapping)?.isFailure == true, "\(id): \(detail)")
                 #expect(detail.contains("crashed with signal"), "\(id): \(detail)")
             }
-            for id: RuleID in ["S2", "S3", "T4"] {
+            for id: RuleID in [.s2, .s3, .t4] {
                 #expect(
                     outcome(id, trapping)?.label == "passed",
                     "\(id) · \(trapping): \(outcome(id, trapping)?.detail ?? "none")")

@@ -9,7 +9,7 @@ extension Conformance {
     @Suite struct Deadlines {
         /// The rules a lock kept by `advance(to:)` made wait forever when tried on a shipping test scheduler, M1,
         /// whose random programs drive the clock too, and K3, E6 and T8, which drive it while they wait.
-        static let ruleIDs: [RuleID] = ["S1", "S2", "S3", "S4", "C2", "C3", "K2", "K3", "V8", "E3", "E6", "T8", "M1"]
+        static let ruleIDs: [RuleID] = [.s1, .s2, .s3, .s4, .c2, .c3, .k2, .k3, .v8, .e3, .e6, .t8, .m1]
 
         /// In a child process: the threads the control leaves blocked (some of them Swift concurrency's, in E3) die
         /// with it instead of starving the rest of the suite.
@@ -64,7 +64,7 @@ extension Conformance {
 
         @Test("A correct scheduler finishes well within its deadline")
         func aCorrectSchedulerIsNotCutShort() throws {
-            let rule = try #require(ConformanceRules.rule("S2"))
+            let rule = try #require(ConformanceRules.rule(.s2))
             let result = ConformanceBackend.testScheduler.evaluate(rule, deadline: .seconds(60))
             #expect(result.outcome.label == "passed", "\(result)")
         }

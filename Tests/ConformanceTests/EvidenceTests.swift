@@ -19,11 +19,11 @@ extension Conformance {
                 }
             }
             // The races users saw flip between runs are observed, say so, and run in rounds until one finds the defect.
-            for id: RuleID in ["C2", "C3", "S2", "S3", "S4"] {
+            for id: RuleID in [.c2, .c3, .s2, .s3, .s4] {
                 #expect(RuleEvidence.of(id)?.kind != "forced", "\(id)")
                 #expect(RuleEvidence.of(id)?.round != nil, "\(id)")
             }
-            for id: RuleID in ["T2", "V5", "K5", "K6", "S5", "T4"] {
+            for id: RuleID in [.t2, .v5, .k5, .k6, .s5, .t4] {
                 #expect(RuleEvidence.of(id)?.kind != "observed", "\(id)")
             }
         }

@@ -68,18 +68,18 @@ struct ExecutorControl: Sendable, CustomTestStringConvertible {
     static let all: [ExecutorControl] = [
         queue("correct queue executor", .none, mustFail: []),
         // Tasks started in order on a concurrent queue overtake one another now and then (X2).
-        queue("jobs on a concurrent queue", .concurrent, mustFail: ["X1", "X6"], mayFail: ["X2"]),
-        queue("jobs inside enqueue", .inline, mustFail: ["X3"], skip: ["X6"]),
-        task("task jobs inside enqueue", .inline, mustFail: ["X3"], skip: ["X5"]),
+        queue("jobs on a concurrent queue", .concurrent, mustFail: [.x1, .x6], mayFail: [.x2]),
+        queue("jobs inside enqueue", .inline, mustFail: [.x3], skip: [.x6]),
+        task("task jobs inside enqueue", .inline, mustFail: [.x3], skip: [.x5]),
         task("correct queue executor as a task preference", .none, mustFail: []),
-        task("task jobs handed on to the global executor", .forwardsToGlobal, mustFail: ["X5"]),
-        queue("claims isolation everywhere", .claimsIsolationEverywhere, mustFail: ["X4"]),
-        queue("tells isolation by its queue's label", .comparesLabels, mustFail: ["X4"]),
+        task("task jobs handed on to the global executor", .forwardsToGlobal, mustFail: [.x5]),
+        queue("claims isolation everywhere", .claimsIsolationEverywhere, mustFail: [.x4]),
+        queue("tells isolation by its queue's label", .comparesLabels, mustFail: [.x4]),
         ExecutorControl(
             subject: ExecutorSubject(name: "Control: jobs on a stack") {
                 let executor = StackExecutor()
                 return ExecutorUnderTest(serial: executor, tearDown: executor.stop)
-            }, mustFail: ["X2"]),
+            }, mustFail: [.x2]),
     ]
 
     static var cases: [ExecutorControlCase] {

@@ -36,12 +36,12 @@
                     \.id)
                 let expected: [String: [RuleID]] = [
                     "EventLoopScheduler": [
-                        "K5", "K6", "R1", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8", "V9", "L1", "L2", "L3",
-                        "L4", "L6", "P1", "P2", "P3", "P4", "P5", "P6", "N3",
+                        .k5, .k6, .r1, .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3,
+                        .l4, .l6, .p1, .p2, .p3, .p4, .p5, .p6, .n3,
                     ],
                     "NIOThreadPoolScheduler": [
-                        "C6", "K5", "K6", "R1", "T1", "T2", "T3", "T4", "T5", "T6", "T8", "V1", "V2", "V3", "V4", "V5",
-                        "V6", "V7", "V8", "V9", "L4", "P1", "P2", "P3", "P4", "P5", "P6", "G2", "N1", "N2", "N3",
+                        .c6, .k5, .k6, .r1, .t1, .t2, .t3, .t4, .t5, .t6, .t8, .v1, .v2, .v3, .v4, .v5,
+                        .v6, .v7, .v8, .v9, .l4, .p1, .p2, .p3, .p4, .p5, .p6, .g2, .n1, .n2, .n3,
                     ],
                 ]
                 #expect(skipped == expected[name], "\(name): not applicable \(skipped)")

@@ -25,7 +25,7 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
     static let all: [NegativeControl] = [
         NegativeControl(
             backend: ConformanceBackend(name: "Control: RAC-style cancel flag") { RACStyleCancelScheduler() },
-            family: .cancellation, mustFail: ["C2", "C3", "C4"], mayFail: []),
+            family: .cancellation, mustFail: [.c2, .c3, .c4], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: run() says stopped early when drained") {
                 PlantedVirtualScheduler(defect: .runSaysStoppedEarlyWhenDrained)
@@ -41,38 +41,38 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(
                 name: "Control: sometimes concurrent",
                 declarations: [
-                    "S6":
+                    .s6:
                         "a Dispatch serial queue underneath: Dispatch keeps draining a busy serial queue (see DispatchQueueScheduler)"
                 ]
             ) { SometimesConcurrentScheduler() },
             // S3/S4 catch it only when a bypassing task actually overtakes or races: nearly always, not provably.
-            family: .serial, mustFail: ["S1", "S2"], mayFail: ["S3", "S4"], notUnderThreadSanitizer: ["S4"]),
+            family: .serial, mustFail: [.s1, .s2], mayFail: [.s3, .s4], notUnderThreadSanitizer: [.s4]),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: greedy shared thread") { GreedySharedThreadScheduler() },
-            family: .serial, mustFail: ["S6"], mayFail: []),
+            family: .serial, mustFail: [.s6], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: leaky current scheduler") { LeakyCurrentScheduler() },
-            family: .currentScheduler, mustFail: ["K2", "K3"], mayFail: []),
+            family: .currentScheduler, mustFail: [.k2, .k3], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(
                 name: "Control: recursing on the stack",
                 declarations: [
-                    "S1": "runs inline on each caller's thread", "S4": "runs inline on each caller's thread",
+                    .s1: "runs inline on each caller's thread", .s4: "runs inline on each caller's thread",
                 ]
             ) { StackRecursingScheduler() },
             // Nested work has already run when the scheduling task tries to cancel it (C1, C4).
-            family: .recursion, mustFail: ["R1", "R2", "R3", "R4", "C1", "C4"], mayFail: []),
+            family: .recursion, mustFail: [.r1, .r2, .r3, .r4, .c1, .c4], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: delayed work marked started after it ran") {
                 LateStartMarkScheduler()
             },
             // C3 forces it (a cancel while the delayed task runs); a cancel racing the start (C2) and a program's
             // self-cancel of delayed work (M1) meet it too.
-            family: .cancellation, mustFail: ["C3"], mayFail: ["C2", "M1"]),
+            family: .cancellation, mustFail: [.c3], mayFail: [.c2, .m1]),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: early timers") { EarlyTimerScheduler() },
             // T8 asks one delayed task through Combine: 5 ms early is seen unless the timer is 5 ms late too.
-            family: .time, mustFail: ["T1"], mayFail: [.t8]),
+            family: .time, mustFail: [.t1], mayFail: [.t8]),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: stranding hand-off") { StrandingHandOffScheduler() },
             family: .progress, mustFail: [.g1], mayFail: []),
@@ -105,93 +105,93 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
                 TieReversingVirtualClock()
             },
             // Plain work is due "now", so reversed ties also reverse plain FIFO (S2, S3, T3).
-            family: .virtualTime, mustFail: ["V2", "V6", "V9", "T3", "T4", "S2", "S3"], mayFail: []),
+            family: .virtualTime, mustFail: [.v2, .v6, .v9, .t3, .t4, .s2, .s3], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(
                 name: "Control: step runs past a tick that ends", pendingWorkOnRelease: .dropped
             ) {
                 TieReversingVirtualClock(reversesTies: false, countsTicksThatEnd: false)
             },
-            family: .virtualTime, mustFail: ["V4"], mayFail: []),
+            family: .virtualTime, mustFail: [.v4], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: advance goes back", pendingWorkOnRelease: .dropped) {
                 TieReversingVirtualClock(reversesTies: false, advancesBackwards: true)
             },
-            family: .virtualTime, mustFail: ["V5"], mayFail: []),
+            family: .virtualTime, mustFail: [.v5], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: wall-clock time") { WallClockScheduler() },
-            family: .time, mustFail: ["T2"], mayFail: []),
+            family: .time, mustFail: [.t2], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: subscription always hops") {
                 AlwaysHoppingSubscriptionScheduler()
             },
-            family: .currentScheduler, mustFail: ["K5"], mayFail: []),
+            family: .currentScheduler, mustFail: [.k5], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: main always queues") { AlwaysQueueingMainScheduler() },
-            family: .currentScheduler, mustFail: ["K6"], mayFail: []),
+            family: .currentScheduler, mustFail: [.k6], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: ticks without the current scheduler") {
                 TicksWithoutCurrentScheduler()
             },
-            family: .currentScheduler, mustFail: ["K1"], mayFail: []),
+            family: .currentScheduler, mustFail: [.k1], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: concurrent executor") { ConcurrentExecutorScheduler() },
             // Jobs enqueued from one thread start in order but may finish out of order (E3), and a job enqueued
             // from inside another may run beside the rest of it (E5): caught only by a race.
-            family: .executor, mustFail: ["E1"], mayFail: ["E3", "E5"]),
+            family: .executor, mustFail: [.e1], mayFail: [.e3, .e5]),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: shutdown drops work") { DroppingShutdownScheduler() },
             // L6 forces it: the 100 tasks queued behind one that lasts until shutdown are dropped, not cancelled.
-            family: .lifecycle, mustFail: ["L1", "L2", "L6"], mayFail: []),
+            family: .lifecycle, mustFail: [.l1, .l2, .l6], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: shutdown lets queued work run") { LateShutdownScheduler() },
-            family: .lifecycle, mustFail: ["L6"], mayFail: []),
+            family: .lifecycle, mustFail: [.l6], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(
                 name: "Control: global queue posing as serial",
-                declarations: ["S6": "the global queue underneath has no per-scheduler queue to be fair about"]
+                declarations: [.s6: "the global queue underneath has no per-scheduler queue to be fair about"]
             ) { GlobalQueueAsSerialScheduler() },
             // Only S1 forces the overlap; the others see it when tasks happen to overtake or race.
-            family: .serial, mustFail: ["S1"], mayFail: ["S2", "S3", "S4"], notUnderThreadSanitizer: ["S4"]),
+            family: .serial, mustFail: [.s1], mayFail: [.s2, .s3, .s4], notUnderThreadSanitizer: [.s4]),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: serial posing as concurrent") { SerialAsConcurrentScheduler() },
-            family: .parallelism, mustFail: ["P1"], mayFail: []),
+            family: .parallelism, mustFail: [.p1], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: width exceeded") { WidthExceedingScheduler() },
-            family: .parallelism, mustFail: ["P2"], mayFail: []),
+            family: .parallelism, mustFail: [.p2], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: starts the newest first") { StackStartingScheduler() },
-            family: .parallelism, mustFail: ["P6"], mayFail: []),
+            family: .parallelism, mustFail: [.p6], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: repeating ticks overlap") { OverlappingTicksScheduler() },
             // A Dispatch concurrent queue underneath: it may run more than the declared width when tasks block.
-            family: .parallelism, mustFail: ["P4"], mayFail: ["P2"]),
+            family: .parallelism, mustFail: [.p4], mayFail: [.p2]),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: a backlog split over two threads") {
                 BacklogSplittingScheduler()
             },
             // S1 and S2 flood it too, and see the overlap when it shows in what they watch; S3's ping-pong never
             // builds a backlog. S4's lost increments are a data race by design.
-            family: .serial, mustFail: ["S4"], mayFail: ["S1", "S2", "S3"], notUnderThreadSanitizer: ["S4"]),
+            family: .serial, mustFail: [.s4], mayFail: [.s1, .s2, .s3], notUnderThreadSanitizer: [.s4]),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: nested work runs inline") { NestedInlineScheduler() },
-            family: .serial, mustFail: ["S5"], mayFail: []),
+            family: .serial, mustFail: [.s5], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: dropping a repeating handle cancels it") {
                 DroppingHandleScheduler()
             },
-            family: .cancellation, mustFail: ["C5"], mayFail: [], mustFailDeadline: .seconds(10)),
+            family: .cancellation, mustFail: [.c5], mayFail: [], mustFailDeadline: .seconds(10)),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: ticks re-armed after the action") { RearmingTicksScheduler() },
-            family: .cancellation, mustFail: ["C6"], mayFail: []),
+            family: .cancellation, mustFail: [.c6], mayFail: []),
         NegativeControl(
-            backend: RecycledThreadScheduler.backend, family: .currentScheduler, mustFail: ["K4"], mayFail: []),
+            backend: RecycledThreadScheduler.backend, family: .currentScheduler, mustFail: [.k4], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: timers hold plain work back") { HeadOfLineTimerScheduler() },
-            family: .time, mustFail: ["T5"], mayFail: [], mustFailDeadline: .seconds(10)),
+            family: .time, mustFail: [.t5], mayFail: [], mustFailDeadline: .seconds(10)),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: fixed-delay ticks") { FixedDelayScheduler() },
-            family: .time, mustFail: ["T6"], mayFail: []),
+            family: .time, mustFail: [.t6], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: immediate pretending to be timed") {
                 PretendingImmediateScheduler()
@@ -204,49 +204,49 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: ConformanceBackend(name: "Control: plain work runs at once", pendingWorkOnRelease: .dropped) {
                 VirtualDefectClock(.plainWorkRunsAtOnce)
             },
-            family: .virtualTime, mustFail: ["V1"], mayFail: []),
+            family: .virtualTime, mustFail: [.v1], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(
                 name: "Control: work added during an advance waits", pendingWorkOnRelease: .dropped
             ) {
                 VirtualDefectClock(.workAddedDuringAdvanceWaits)
             },
-            family: .virtualTime, mustFail: ["V3"], mayFail: []),
+            family: .virtualTime, mustFail: [.v3], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: run says drained", pendingWorkOnRelease: .dropped) {
                 VirtualDefectClock(.runAlwaysSaysDrained)
             },
-            family: .virtualTime, mustFail: ["V7"], mayFail: []),
+            family: .virtualTime, mustFail: [.v7], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: actions run under the lock", pendingWorkOnRelease: .dropped) {
                 LockedActionsVirtualClock()
             },
             // Caught as not finished: each of V8's 20 actions waits 5 s for a thread the lock holds back.
-            family: .virtualTime, mustFail: ["V8"], mayFail: [], mustFailDeadline: .seconds(10)),
+            family: .virtualTime, mustFail: [.v8], mayFail: [], mustFailDeadline: .seconds(10)),
         NegativeControl(
             backend: ShutdownDefectScheduler.backend(
                 .ignoredFromOwnTask, name: "Control: shutdown from its own task ignored"),
-            family: .lifecycle, mustFail: ["L3"], mayFail: []),
+            family: .lifecycle, mustFail: [.l3], mayFail: []),
         NegativeControl(
             backend: ShutdownDefectScheduler.backend(.timersOutsideThePool, name: "Control: timers outside the pool"),
             // L1 counts delayed work too: a task still on its Dispatch timer when L1 counts has neither run nor been
             // cancelled, the same defect, seen when the timers have not fired yet (once in 21 runs).
-            family: .lifecycle, mustFail: ["L4"], mayFail: ["L1"]),
+            family: .lifecycle, mustFail: [.l4], mayFail: [.l1]),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: housekeeping timer keeps the scheduler") {
                 SelfRetainingScheduler()
             },
-            family: .lifecycle, mustFail: ["L5"], mayFail: []),
+            family: .lifecycle, mustFail: [.l5], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: wrapped scheduler current") { WrappedCurrentScheduler() },
             // The wrong scheduler is current in every job, which E1's forced part checks too.
-            family: .executor, mustFail: ["E1", "E2"], mayFail: []),
+            family: .executor, mustFail: [.e1, .e2], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: batches newest first") { NewestFirstBatchScheduler() },
-            family: .executor, mustFail: ["E3"], mayFail: []),
+            family: .executor, mustFail: [.e3], mayFail: []),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: run slots keep their closures") { LazyCompactingScheduler() },
-            family: .executor, mustFail: ["E4"], mayFail: [], mustFailDeadline: .seconds(10)),
+            family: .executor, mustFail: [.e4], mayFail: [], mustFailDeadline: .seconds(10)),
         NegativeControl(
             backend: ConformanceBackend(name: "Control: nested jobs run inline") { NestedInlineScheduler() },
             // It claims to run work later, yet runs work scheduled from inside its own task on that task's stack:
@@ -256,15 +256,15 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             backend: PoolDefectScheduler.backend(.wrapRunsTwice, name: "Control: a ring wrap runs a task twice"),
             // P2 submits 20 000 tasks whatever the scale: where the ring is scaled down (a tenth, under
             // ThreadSanitizer) the wrap comes within them, and P2 counts one task too many (the same defect).
-            family: .parallelism, mustFail: ["P3"], mayFail: ["P2"]),
+            family: .parallelism, mustFail: [.p3], mayFail: [.p2]),
         NegativeControl(
             backend: PoolDefectScheduler.backend(.cancelOnlyFlags, name: "Control: cancel only flags"),
-            family: .parallelism, mustFail: ["P5"], mayFail: []),
+            family: .parallelism, mustFail: [.p5], mayFail: []),
     ]
 
     /// Scheduler rules no negative control must fail, each with why no plausible defect fails it every run.
     static let unforceable: [RuleID: String] = [
-        "S7":
+        .s7:
             "S7 is a permission: it fails a scheduler that waits for work one of its tasks handed to Dispatch's global queue and did not wait for. That work never passes through the scheduler, so no defect of a scheduler makes it wait for it; only a scheduler sharing a bounded pool with Dispatch's global queue could be held up by it, and libdispatch brings up another thread when one of its blocks blocks."
     ]
 

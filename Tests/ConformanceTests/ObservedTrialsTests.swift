@@ -13,7 +13,8 @@ extension Conformance {
             let backend = ConformanceBackend.dispatchQueue
             let session = backend.session(.conformance)
             let observed = ObservedTrials(deadline: deadline)
-            return (ConformanceContext(backend: backend, session: session, observed: observed), observed, session)
+            let progress = CheckProgress(watch: CheckWatch(subject: ConformanceBackend.kind), observed: observed)
+            return (ConformanceContext(backend: backend, session: session, progress: progress), observed, session)
         }
 
         @Test("Rounds run to the target when nothing goes wrong, and the pass says how many trials saw nothing")
@@ -73,7 +74,7 @@ extension Conformance {
 
         @Test("A rule's verdict, its CSV row and a child's line carry the trials the rounds ran")
         func theVerdictCarriesTheTrials() throws {
-            let rule = try #require(ConformanceRules.rule("S3"))
+            let rule = try #require(ConformanceRules.rule(.s3))
             let result = ConformanceBackend.dispatchQueue.evaluate(rule)
             #expect(result.outcome.label == "passed", "\(result)")
             #expect(result.trials == SerialRules.causalRounds)
@@ -82,7 +83,7 @@ extension Conformance {
             let line = IsolatedRun.line(for: result)
             #expect(IsolatedRun.result(from: line[...])?.trials == 10_000)
             // A forced rule ran no trials; a declared one did not run.
-            let forced = ConformanceBackend.dispatchQueue.evaluate(try #require(ConformanceRules.rule("S5")))
+            let forced = ConformanceBackend.dispatchQueue.evaluate(try #require(ConformanceRules.rule(.s5)))
             #expect(forced.trials == nil, "\(forced)")
         }
     }

@@ -7,18 +7,18 @@ extension Conformance {
     @Suite struct Report {
         static let results = [
             RuleResult(
-                ruleID: "C2", backendName: "Quoting", outcome: .failed(detail: "said \"yes\", then ran\r\nagain"),
+                ruleID: .c2, backendName: "Quoting", outcome: .failed(detail: "said \"yes\", then ran\r\nagain"),
                 seconds: 1.5),
-            RuleResult(ruleID: "S1", backendName: "Plain", outcome: .passed(note: ""), seconds: 0.25),
+            RuleResult(ruleID: .s1, backendName: "Plain", outcome: .passed(note: ""), seconds: 0.25),
             RuleResult(
-                ruleID: "T6", backendName: "Plain", outcome: .declared(reason: "fixed delay | not rate"), seconds: 0),
+                ruleID: .t6, backendName: "Plain", outcome: .declared(reason: "fixed delay | not rate"), seconds: 0),
         ]
 
         @Test("CSV follows RFC 4180: CRLF rows, quoted fields with commas, quotes or line breaks")
         func csvQuoting() {
             let csv = ConformanceReport.csv(Self.results)
             // The observed trials follow SCHEDULERKIT_CONFORMANCE_SCALE (a tenth under ThreadSanitizer).
-            let (c2, s1) = (RuleEvidence.of("C2")?.trials ?? 0, RuleEvidence.of("S1")?.trials ?? 0)
+            let (c2, s1) = (RuleEvidence.of(.c2)?.trials ?? 0, RuleEvidence.of(.s1)?.trials ?? 0)
             let expected =
                 "rule,backend,outcome,detail,seconds,evidence,trials\r\n"
                 + "C2,Quoting,failed,\"said \"\"yes\"\", then ran\r\nagain\",1.500,mixed,\(c2)\r\n"
@@ -41,14 +41,14 @@ extension Conformance {
         @Test("An expected failure says so whether it failed this run or passed (pass†), with its reason")
         func expectedFailures() {
             let backend = ConformanceBackend(
-                name: "Racy", traits: [.serial], expectedFailures: ["T3": "a timer overtakes", "T4": "ties reorder"]
+                name: "Racy", traits: [.serial], expectedFailures: [.t3: "a timer overtakes", .t4: "ties reorder"]
             ) { ConformanceSession(makeScheduler: { Schedulers.immediate }) }
             let results = [
-                RuleResult(ruleID: "T3", backendName: "Racy", outcome: .passed(note: ""), seconds: 0),
-                RuleResult(ruleID: "T4", backendName: "Racy", outcome: .failed(detail: "3 of 999"), seconds: 0),
+                RuleResult(ruleID: .t3, backendName: "Racy", outcome: .passed(note: ""), seconds: 0),
+                RuleResult(ruleID: .t4, backendName: "Racy", outcome: .failed(detail: "3 of 999"), seconds: 0),
             ]
             let text = ConformanceReport.markdown(
-                results, rules: ConformanceRules.all.filter { ["T3", "T4"].contains($0.id) }, subjects: [backend],
+                results, rules: ConformanceRules.all.filter { [.t3, .t4].contains($0.id) }, subjects: [backend],
                 provenance: ReportProvenance(command: "test", commit: "abc1234", machine: "test host"))
             #expect(text.contains("| T3 | pass† |"))
             #expect(text.contains("| T4 | **FAIL** |"))
@@ -73,9 +73,9 @@ extension Conformance {
         @Test("A failure of any family prints its rule's statement and the call that runs it alone")
         func failureMessagesNameTheirRule() {
             let cases: [(id: RuleID, statement: String, registry: String)] = [
-                ("C2", ConformanceRules.rule(.c2)!.statement, "backend.evaluate(ConformanceRules.rule(.c2)!)"),
-                ("CL1", ConformanceRules.rule(.cl1)!.statement, "await subject.evaluate(ConformanceRules.rule(.cl1)!)"),
-                ("X1", ConformanceRules.rule(.x1)!.statement, "await subject.evaluate(ConformanceRules.rule(.x1)!)"),
+                (.c2, ConformanceRules.rule(.c2)!.statement, "backend.evaluate(ConformanceRules.rule(.c2)!)"),
+                (.cl1, ConformanceRules.rule(.cl1)!.statement, "await subject.evaluate(ConformanceRules.rule(.cl1)!)"),
+                (.x1, ConformanceRules.rule(.x1)!.statement, "await subject.evaluate(ConformanceRules.rule(.x1)!)"),
             ]
             for (id, statement, rerun) in cases {
                 let message = RuleResult(

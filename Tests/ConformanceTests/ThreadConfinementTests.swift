@@ -115,12 +115,12 @@ extension Conformance {
         func unclaimedSubjectIsCalledFromOtherThreads() {
             let (backend, strays) = Self.backend(claimsConfinement: false)
             var rulesWithStrayCalls: [RuleID] = []
-            for rule in ConformanceRules.all where ["S1", "C2", "K2", "V8"].contains(rule.id) {
+            for rule in ConformanceRules.all where [.s1, .c2, .k2, .v8].contains(rule.id) {
                 _ = backend.evaluate(rule)
                 if !strays.withLock({ $0 }).isEmpty { rulesWithStrayCalls.append(rule.id) }
                 strays.withLock { $0 = [] }
             }
-            #expect(rulesWithStrayCalls == ["S1", "C2", "K2", "V8"])
+            #expect(rulesWithStrayCalls == [.s1, .c2, .k2, .v8])
         }
     }
 }

@@ -14,7 +14,7 @@ extension Conformance {
             ConformanceRules.all.filter { $0.applies(to: DispatchQueueScheduler.traits) }
         }
         /// T7 compares the traits with the protocols the type conforms to and calls nothing: it passes on both.
-        static let callsNothing: Set<RuleID> = ["T7"]
+        static let callsNothing: Set<RuleID> = [.t7]
 
         /// In a child process, so the threads left blocked inside the subject die with it.
         @Test("A subject that deadlocks in every rule gets a matrix of 'did not finish'")

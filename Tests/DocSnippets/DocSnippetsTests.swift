@@ -69,9 +69,9 @@ import Testing
 
     /// The guide's adapters are worked examples of correct adapters: each keeps the rules it is about.
     @Test(arguments: [
-        ("S2", "queue"), ("C1", "queue"), ("C5", "queue"), ("K1", "queue"), ("L5", "queue"),
-        ("V2", "virtual"), ("V4", "virtual"), ("V5", "virtual"), ("T2", "virtual"), ("T3", "virtual"),
-        ("C1", "virtual"),
+        (RuleID.s2, "queue"), (.c1, "queue"), (.c5, "queue"), (.k1, "queue"), (.l5, "queue"),
+        (.v2, "virtual"), (.v4, "virtual"), (.v5, "virtual"), (.t2, "virtual"), (.t3, "virtual"),
+        (.c1, "virtual"),
     ])
     func theGuidesAdaptersKeepTheRules(_ ruleID: RuleID, _ adapter: String) throws {
         let backend =

@@ -67,7 +67,7 @@ import Testing
     @Test func noWorkloadRecursesOnASubjectThatDeclaresItsStackGrows() {
         for entry in Catalog.subjects
         where BenchHarness.of(entry).measured
-            && (entry.declarations["R2"] != nil || entry.expectedFailures["R2"] != nil)
+            && (entry.declarations[.r2] != nil || entry.expectedFailures[.r2] != nil)
         {
             #expect(Catalog.backend(BackendID(rawValue: entry.id))?.has(.flatRecursion) == false, "\(entry.id)")
         }

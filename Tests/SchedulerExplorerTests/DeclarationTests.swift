@@ -11,7 +11,7 @@ import Testing
             let explorer = FreeRunningExplorer(strategy: .random, seed: 5)
             return ExecutorUnderTest(serial: SchedulerExecutor(explorer.scheduler), tearDown: explorer.stop)
         }
-        let rule = try #require(ExecutorSubjectRules.all.first { $0.id == "X2" })
+        let rule = try #require(ExecutorSubjectRules.all.first { $0.id == .x2 })
         #expect(await subject.evaluate(rule).outcome.isFailure)
     }
 
@@ -20,7 +20,7 @@ import Testing
             let scheduler = ExploringScheduler(name: "clock", strategy: .random, seed: 3)
             return ClockUnderTest(SchedulerClock(scheduler), driver: .virtualTime(scheduler))
         }
-        let rule = try #require(ClockRules.all.first { $0.id == "CL4" })
+        let rule = try #require(ClockRules.all.first { $0.id == .cl4 })
         #expect(await subject.evaluate(rule).outcome.isFailure)
     }
 }

@@ -22,7 +22,7 @@ public struct ClockSubject: ConformanceSubject {
     /// Makes a fresh clock (and its driver) for one check.
     public let make: @Sendable () -> ClockUnderTest
     /// The rules this subject did not finish in this process (their deadlines shorten the others').
-    private let hangs = HangRecord()
+    public let hangs = HangRecord()
     /// Real or virtual, once read (making a clock may make a scheduler).
     private let clockKind = Locked<ClockKind?>(nil)
 
@@ -37,17 +37,29 @@ public struct ClockSubject: ConformanceSubject {
         self.make = make
     }
 
+    /// The clock kind of subject: its rules select by whether a clock is real or virtual.
+    public static let kind = SubjectKind(
+        name: "clock", plural: "clocks", noun: "clock", inside: "the clock, or waits for a sleep of it",
+        matrixTitle: "Matrix: clocks (any Swift Clock, real or virtual)",
+        matrixIntro:
+            "Any Swift `Clock` as a subject (`ClockSubject`): the CL rules, on fresh clocks. Virtual clocks are driven by their own advance; real ones move by themselves.",
+        rerun: "await subject.evaluate(RULE)")
+
     /// Real or virtual, read once from a clock this subject makes.
-    public var kind: SubjectKind {
-        .clock(
-            clockKind.withLock { kind in
-                if let kind { return kind }
-                let made = make().kind
-                kind = made
-                return made
-            })
+    public var claims: ClockKind {
+        clockKind.withLock { kind in
+            if let kind { return kind }
+            let made = make().kind
+            kind = made
+            return made
+        }
     }
-    public var checkTarget: CheckTarget { CheckTarget(.clock(make), hangs: hangs) }
+
+    /// A fresh clock for the check.
+    public func withFreshTarget(_ progress: CheckProgress, _ check: (ClockUnderTest) throws -> String) throws -> String
+    {
+        try check(make())
+    }
 
     /// Runs `rule` on a fresh clock: passed, failed with what went wrong, declared, or not applicable. The check
     /// runs on a thread of the kit's while this task waits (``ConformanceSubject/judge(_:deadline:)``).

@@ -22,7 +22,7 @@ public struct ExecutorSubject: ConformanceSubject {
     /// Makes a fresh executor for one check.
     public let make: @Sendable () -> ExecutorUnderTest
     /// The rules this subject did not finish in this process (their deadlines shorten the others').
-    private let hangs = HangRecord()
+    public let hangs = HangRecord()
     /// What its executors are, read once from one it makes (making one may start threads).
     private let kinds = Locked<Set<ExecutorKind>?>(nil)
 
@@ -37,18 +37,35 @@ public struct ExecutorSubject: ConformanceSubject {
         self.make = make
     }
 
+    /// The executor kind of subject: its rules select by how an executor is used (an actor's, a task's preference).
+    public static let kind = SubjectKind(
+        name: "executor", plural: "executors", noun: "executor", inside: "the executor, or waits for one of its jobs",
+        matrixTitle: "Matrix: executors (any SerialExecutor or TaskExecutor)",
+        matrixIntro:
+            "Any Swift executor as a subject (`ExecutorSubject`): a `SerialExecutor` is judged as the executor of actors of the kit's, a `TaskExecutor` as the preference of its tasks.",
+        rerun: "await subject.evaluate(RULE)")
+
     /// What the executors this subject makes are.
-    public var kind: SubjectKind {
-        .executor(
-            kinds.withLock { kinds in
-                if let kinds { return kinds }
-                let executor = make()
-                defer { executor.tearDown() }
-                kinds = executor.kinds
-                return executor.kinds
-            })
+    public var claims: Set<ExecutorKind> {
+        kinds.withLock { kinds in
+            if let kinds { return kinds }
+            let executor = make()
+            defer { executor.tearDown() }
+            kinds = executor.kinds
+            return executor.kinds
+        }
     }
-    public var checkTarget: CheckTarget { CheckTarget(.executor(make), hangs: hangs) }
+
+    /// A fresh executor for the check, torn down only when the check returns: an abandoned check may still be using
+    /// it.
+    public func withFreshTarget(_ progress: CheckProgress, _ check: (ExecutorUnderTest) throws -> String) throws
+        -> String
+    {
+        var executor = make()
+        executor.another = make
+        defer { executor.tearDown() }
+        return try check(executor)
+    }
 
     /// Runs `rule` on a fresh executor, and tears it down after (unless the check did not finish: then it is left
     /// to the abandoned check). The check runs on a thread of the kit's while this task waits.

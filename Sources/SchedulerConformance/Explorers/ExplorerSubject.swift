@@ -20,7 +20,8 @@ public struct ExplorerSubject: ConformanceSubject {
     public let expectedFailures: [RuleID: String]
     let strategyKind: ExplorerStrategyKind
     let make: @Sendable () -> ExplorerUnderTest
-    private let hangs = HangRecord()
+    /// The rules this subject did not finish in this process (their deadlines shorten the others').
+    public let hangs = HangRecord()
 
     public init(
         name: String, summary: String = "", declarations: [RuleID: String] = [:],
@@ -35,8 +36,22 @@ public struct ExplorerSubject: ConformanceSubject {
         self.strategyKind = make().strategyKind
     }
 
-    public var kind: SubjectKind { .explorer(strategyKind) }
-    public var checkTarget: CheckTarget { CheckTarget(.explorer(make), hangs: hangs) }
+    /// The explorer kind of subject: its rules select by how an explorer names a schedule (a seed, or choices).
+    public static let kind = SubjectKind(
+        name: "explorer", plural: "explorers", noun: "explorer", inside: "an exploration",
+        matrixTitle: "Matrix: explorers (async code run under many schedules)",
+        matrixIntro:
+            "An explorer of interleavings as a subject (`ExplorerSubject`): SchedulerExplorer strategy by strategy, judged on bodies of the kit's own, as a test would run them.",
+        rerun: "await subject.evaluate(RULE)")
+
+    public var claims: ExplorerStrategyKind { strategyKind }
+
+    /// A fresh explorer for the check.
+    public func withFreshTarget(_ progress: CheckProgress, _ check: (ExplorerUnderTest) throws -> String) throws
+        -> String
+    {
+        try check(make())
+    }
 
     /// Runs `rule` on a fresh explorer; the check runs on a thread of the kit's while this task waits.
     public func evaluate(_ rule: ConformanceRule) async -> RuleResult { await judgeFromTask(rule) }

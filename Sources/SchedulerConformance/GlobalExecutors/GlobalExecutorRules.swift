@@ -3,6 +3,19 @@ import SchedulerKit
 import Synchronization
 import ToolSupport
 
+extension RuleFamily {
+    public static let globalExecutor = RuleFamily("GE", title: "Global executors (Swift's, or one that took it over)")
+}
+
+extension RuleID {
+    public static let ge1 = RuleID(newRuleOf: .globalExecutor, number: 1)
+    public static let ge2 = RuleID(newRuleOf: .globalExecutor, number: 2)
+    public static let ge3 = RuleID(newRuleOf: .globalExecutor, number: 3)
+    public static let ge4 = RuleID(newRuleOf: .globalExecutor, number: 4)
+    public static let ge5 = RuleID(newRuleOf: .globalExecutor, number: 5)
+    public static let ge6 = RuleID(newRuleOf: .globalExecutor, number: 6)
+}
+
 /// GE1–GE5: what Swift's global executor promises every task of a process, whoever provides it. The runtime keeps
 /// most of these itself (a task's state, an actor's lock) provided the executor runs each job it is handed exactly
 /// once, soon, and never inside the call that handed it over; an executor installed through the global-enqueue hook
@@ -290,4 +303,24 @@ actor ExclusionProbe {
     }
 
     nonisolated var overlaps: Int { overlapCount.load(ordering: .acquiring) }
+}
+
+extension SubjectKind {
+    /// Global executors (``GlobalExecutorSubject``): `ConformanceRules.rules(for: .globalExecutor)`.
+    public static var globalExecutor: SubjectKind { GlobalExecutorSubject.kind }
+}
+
+extension ConformanceRule {
+    /// A global-executor rule (family GE). Its check blocks the kit's check thread: it starts tasks and waits for
+    /// them without being one, so it never needs the executor under test to run itself.
+    static func globalExecutor(
+        id: RuleID, evidence: RuleEvidence = .forced, statement: String, why: String, catches: String,
+        deadline: Duration = RuleDeadline.standard,
+        check: @escaping @Sendable (GlobalExecutorUnderTest) throws -> String
+    ) -> ConformanceRule {
+        ConformanceRule(
+            id: id, family: .globalExecutor, evidence: evidence, statement: statement, why: why, catches: catches,
+            about: GlobalExecutorSubject.self, gate: .every(GlobalExecutorSubject.kind), deadline: deadline,
+            check: check)
+    }
 }

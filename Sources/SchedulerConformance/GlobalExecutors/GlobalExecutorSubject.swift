@@ -24,7 +24,8 @@ public struct GlobalExecutorSubject: ConformanceSubject {
     let install: @Sendable () -> Bool
     /// True on a thread of this global executor; nil where it cannot tell (the runtime's own).
     let isOwnThread: (@Sendable () -> Bool)?
-    private let hangs = HangRecord()
+    /// The rules this subject did not finish in this process (their deadlines shorten the others').
+    public let hangs = HangRecord()
 
     /// `install` takes the process's global executor over and returns whether it did; `isOwnThread`, where the
     /// executor can tell, says whether the calling thread is one of its own (GE1 then checks that the jobs ran there,
@@ -42,8 +43,24 @@ public struct GlobalExecutorSubject: ConformanceSubject {
         self.install = install
     }
 
-    public var kind: SubjectKind { .globalExecutor }
-    public var checkTarget: CheckTarget { CheckTarget(.globalExecutor(self), hangs: hangs) }
+    /// The global-executor kind of subject: every one of its rules applies to each.
+    public static let kind = SubjectKind(
+        name: "global executor", plural: "global executors", noun: "global executor",
+        inside: "a wait for tasks on the global executor",
+        matrixTitle: "Matrix: global executors (Swift's, or one that took it over)",
+        matrixIntro:
+            "Swift's global executor as a process has it (`GlobalExecutorSubject`): the runtime's own, or one installed through the global-enqueue hook, each in a child process of its own (the hook is process-wide).",
+        rerun: "subject.evaluate(RULE) in a process of its own")
+
+    public var claims: NoClaims { NoClaims() }
+
+    /// This process's global executor, installed by the first check: a check blocks the kit's check thread, since
+    /// one that waited as a task would need the executor under test to run it.
+    public func withFreshTarget(_ progress: CheckProgress, _ check: (GlobalExecutorUnderTest) throws -> String)
+        throws -> String
+    {
+        try check(try GlobalExecutorUnderTest.installing(self))
+    }
 
     /// Makes this the process's global executor, as its first check would (`bench` does so for a process that
     /// measures on it). False if it did not take over, or if another subject already did in this process. Unsafe as

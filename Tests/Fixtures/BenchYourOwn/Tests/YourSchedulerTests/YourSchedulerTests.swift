@@ -13,7 +13,7 @@ import Testing
 /// The kit and the bench on a scheduler of a third party, through public API only.
 @Suite(.serialized) struct YourSchedulerTests {
     /// Rules that are quick to check; `your-bench` runs all of them.
-    static let rules = ["S2", "S3", "S5", "C1", "C2", "C3", "C4", "K1", "K2", "K3", "T7"].compactMap(
+    static let rules = [.s2, .s3, .s5, .c1, .c2, .c3, .c4, .k1, .k2, .k3, .t7].compactMap(
         ConformanceRules.rule)
 
     @Test(arguments: rules)
@@ -28,7 +28,7 @@ import Testing
         let result = await ClockSubject.uptimeClock.evaluate(rule)
         #expect(!result.outcome.isFailure, "\(result)")
         #expect(
-            (result.outcome == .notApplicable) == !rule.applies(to: .clock(.real)),
+            (result.outcome == .notApplicable) == !rule.applies(to: ClockSubject.uptimeClock),
             "a real clock gets every real-time rule")
     }
 
@@ -37,12 +37,12 @@ import Testing
         let result = await ExecutorSubject.serialQueueExecutor.evaluate(rule)
         #expect(!result.outcome.isFailure, "\(result)")
         #expect(
-            (result.outcome == .notApplicable) == !rule.applies(to: .executor([.serial])),
+            (result.outcome == .notApplicable) == !rule.applies(to: ExecutorSubject.serialQueueExecutor),
             "every rule for serial executors applies; those for task executors (X5) do not")
     }
 
     @Test func rulesItsTraitsDoNotSelectAreNotApplicableNeverPassed() throws {
-        let timeRule = try #require(ConformanceRules.rule("T1"))
+        let timeRule = try #require(ConformanceRules.rule(.t1))
         #expect(ConformanceBackend.queueScheduler.evaluate(timeRule).outcome == .notApplicable)
     }
 
@@ -91,7 +91,7 @@ import Testing
 
     /// The kit judges it by the same description: the virtual-time rules drive it through `VirtualTimeDriver`.
     @Test(
-        arguments: ["V1", "V2", "V3", "V4", "V5", "S2", "S3", "C1", "C2", "K1", "T1", "T2"].compactMap(
+        arguments: [.v1, .v2, .v3, .v4, .v5, .s2, .s3, .c1, .c2, .k1, .t1, .t2].compactMap(
             ConformanceRules.rule))
     func stepSchedulerKeepsTheRule(_ rule: ConformanceRule) {
         let result = ConformanceBackend.stepScheduler.evaluate(rule)
