@@ -37,21 +37,39 @@ enum CrashNote {
     }
 
     /// One running schedule's note. `inUse` is the only field another thread reads while it changes (the handler).
-    /// Which strategy a slot's schedule ran under (its numbers are in `depth` and `steps`): a plain value a signal
-    /// handler can read.
-    enum StrategyKind: Int32 { case firstInFirstOut, random, pct, exhaustive }
-
+    /// Its strategy is its spelling's bytes (``StrategySpelling``), written when the slot is claimed: text a signal
+    /// handler can write without formatting anything.
     struct Slot {
         var inUse: Int32 = 0
         var index: Int64 = 0
         var of: Int64 = 0
         var seed: UInt64 = 0
-        var strategy: StrategyKind = .firstInFirstOut
-        var depth: Int64 = 0
-        var steps: Int64 = 0
+        /// Whether the schedule is named by its choices (a systematic strategy's), not its seed.
+        var systematic = false
+        var strategy = SpellingBytes()
         /// Records written so far; the ring holds the last `ringSize`.
         var recorded: Int64 = 0
         var ring: UnsafeMutablePointer<Record>? = nil
+    }
+
+    /// A strategy's spelling as bytes, cut at `capacity`.
+    struct SpellingBytes {
+        static let capacity = 96
+        var bytes = (
+            UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0),
+            UInt64(0), UInt64(0), UInt64(0)
+        )
+        var count = 0
+
+        init() {}
+
+        init(_ text: String) {
+            let utf8 = Array(text.utf8.prefix(Self.capacity))
+            withUnsafeMutableBytes(of: &bytes) { raw in
+                for (index, byte) in utf8.enumerated() { raw[index] = byte }
+            }
+            count = utf8.count
+        }
     }
 
     // nonisolated(unsafe): allocated once and never freed; a slot is claimed and released only under `claims`, and
@@ -105,17 +123,8 @@ enum CrashNote {
         slots[slot].of = Int64(of)
         slots[slot].seed = seed
         slots[slot].recorded = 0
-        switch strategy {
-        case .firstInFirstOut: slots[slot].strategy = .firstInFirstOut
-        case .random: slots[slot].strategy = .random
-        case .pct(let depth, let steps):
-            slots[slot].strategy = .pct
-            slots[slot].depth = Int64(depth)
-            slots[slot].steps = Int64(steps)
-        case .exhaustive(let preemptions):
-            slots[slot].strategy = .exhaustive
-            slots[slot].depth = Int64(preemptions)
-        }
+        slots[slot].systematic = strategy.isSystematic
+        slots[slot].strategy = SpellingBytes(strategy.spelling.description)
         return slot
     }
 

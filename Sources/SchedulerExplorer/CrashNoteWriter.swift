@@ -15,17 +15,16 @@ struct SignalSafeWriter {
         text(")\nexplorer: replay it: replay(seed: ")
         hex(slot.seed)
         text(", strategy: ")
-        switch slot.strategy {
-        case .firstInFirstOut: text(".firstInFirstOut")
-        case .random: text(".random")
-        case .pct, .exhaustive:
-            text(".pct(depth: ")
-            number(slot.depth)
-            text(", steps: ")
-            number(slot.steps)
-            text(")")
-        }
+        spelling(slot.strategy)
         text(")")
+    }
+
+    /// The strategy's spelling, as the slot holds it.
+    private mutating func spelling(_ spelling: CrashNote.SpellingBytes) {
+        var copy = spelling.bytes
+        withUnsafeBytes(of: &copy) { raw in
+            for index in 0..<spelling.count { byte(raw[index]) }
+        }
     }
 
     mutating func note(_ slot: CrashNote.Slot, signal: Int32) {
@@ -38,12 +37,12 @@ struct SignalSafeWriter {
         number(slot.of)
         text(" (seed ")
         hex(slot.seed)
-        if slot.strategy == .exhaustive {
-            // An exhaustive schedule is named by its choices, which a signal handler cannot print whole; the walk is
+        if slot.systematic {
+            // A systematic schedule is named by its choices, which a signal handler cannot print whole; the walk is
             // the same every run, so the same exploration reaches it again at the same index.
-            text(")\nexplorer: replay it: explore again with strategy: .exhaustive(preemptions: ")
-            number(slot.depth)
-            text("); this is schedule ")
+            text(")\nexplorer: replay it: explore again with strategy: ")
+            spelling(slot.strategy)
+            text("; this is schedule ")
             number(slot.index)
             text(" of its walk")
         } else {

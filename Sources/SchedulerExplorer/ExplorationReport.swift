@@ -86,8 +86,9 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     public let of: Int
     /// What ``replay(seed:strategy:settings:_:)`` takes to run this schedule again.
     public let seed: UInt64
-    /// With ``ExplorationStrategy/exhaustive(preemptions:)``: its choices (alternatives, 0 the default) up to the last
-    /// that left the default, what ``replay(choices:strategy:settings:_:)`` takes (empty for the other strategies).
+    /// With a systematic strategy (``ExplorationStrategy/exhaustive(preemptions:)``): its choices (alternatives, 0 the
+    /// default) up to the last that left the default, what ``replay(choices:strategy:settings:_:)`` takes (empty for a
+    /// seeded strategy).
     public let choices: [Int]
     public let strategy: ExplorationStrategy
     /// Every step of the schedule, one per line: byte for byte the same in every replay of it.
@@ -109,28 +110,18 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     }
 
     public var replayCall: String {
-        if case .exhaustive = strategy {
-            return "replay(choices: \(choices), strategy: \(Self.swift(strategy)))"
-        }
-        return "replay(seed: \(Self.hex(seed)), strategy: \(Self.swift(strategy)))"
+        strategy.isSystematic
+            ? "replay(choices: \(choices), strategy: \(strategy.spelling))"
+            : "replay(seed: \(Self.hex(seed)), strategy: \(strategy.spelling))"
     }
 
     public var description: String {
-        let which = if case .exhaustive = strategy { "choices \(choices)" } else { "seed \(Self.hex(seed))" }
+        let which = strategy.isSystematic ? "choices \(choices)" : "seed \(Self.hex(seed))"
         return "schedule \(schedule) of \(of) failed (\(strategy), \(which)): \(reason)\n"
             + "replay it: \(replayCall)\n" + trace
     }
 
     static func hex(_ value: UInt64) -> String { SplitMix64.text(value) }
-
-    static func swift(_ strategy: ExplorationStrategy) -> String {
-        switch strategy {
-        case .firstInFirstOut: ".firstInFirstOut"
-        case .random: ".random"
-        case .pct(let depth, let steps): ".pct(depth: \(depth), steps: \(steps))"
-        case .exhaustive(let preemptions): ".exhaustive(preemptions: \(preemptions))"
-        }
-    }
 }
 
 /// How much a schedule may do, and what may reach it from outside.

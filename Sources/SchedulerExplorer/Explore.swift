@@ -85,7 +85,7 @@ final class ExplorationRunner: Sendable {
         var steps = 0
         var allowed: [String: Int] = [:]
         var distinct = Set<Int>()
-        let bound: Int? = if case .exhaustive(let preemptions) = strategy { preemptions } else { nil }
+        let systematic = strategy.isSystematic
         var choices = replaying ?? []
         var left = ExplorationReport.TasksLeft()
         func finished(_ report: ExplorationReport) -> ExplorationReport {
@@ -105,15 +105,15 @@ final class ExplorationRunner: Sendable {
             if let kind = outcome.failure {
                 let failure = ExplorationFailure(
                     kind: kind, schedule: index, of: seeds.count, seed: seed,
-                    choices: bound == nil ? [] : PreemptionBound.departures(outcome.decisions), strategy: strategy,
+                    choices: outcome.choicesToReplay, strategy: strategy,
                     trace: outcome.trace.render(names: outcome.taskNames))
                 return finished(
                     ExplorationReport(
                         schedules: index + 1, steps: steps, failure: failure, allowedOutside: allowed,
                         distinctSchedules: distinct.count, exhausted: nil))
             }
-            guard let bound, replaying == nil else { continue }
-            guard let next = PreemptionBound.next(after: outcome.decisions, preemptions: bound) else {
+            guard systematic, replaying == nil else { continue }
+            guard let next = outcome.nextSchedule else {
                 return finished(
                     ExplorationReport(
                         schedules: index + 1, steps: steps, failure: nil, allowedOutside: allowed,
@@ -124,7 +124,7 @@ final class ExplorationRunner: Sendable {
         return finished(
             ExplorationReport(
                 schedules: seeds.count, steps: steps, failure: nil, allowedOutside: allowed,
-                distinctSchedules: distinct.count, exhausted: bound == nil || replaying != nil ? nil : false))
+                distinctSchedules: distinct.count, exhausted: !systematic || replaying != nil ? nil : false))
     }
 
     struct Outcome {
@@ -135,8 +135,10 @@ final class ExplorationRunner: Sendable {
         /// The ranks of the jobs taken (0: the one ready first), hashed as they come: what tells schedules apart, kept
         /// in a hasher rather than an array so that a schedule allocates nothing more for it.
         var fingerprint = Hasher()
-        /// An exhaustive schedule's choices.
-        var decisions: [PreemptionBound.Decision] = []
+        /// A systematic schedule's choices that replay it, and the choices of the next schedule of its walk (nil:
+        /// none is left).
+        var choicesToReplay: [Int] = []
+        var nextSchedule: [Int]?
         /// The names of the schedule's named tasks by number, read when it failed.
         var taskNames: [Int: String] = [:]
         /// The tasks that still had work queued when the body returned and the schedule passed.
@@ -170,7 +172,9 @@ final class ExplorationRunner: Sendable {
                     }
                 }
                 outcome.failure = drive(scheduler, until: end, into: &outcome)
-                outcome.decisions = scheduler.exhaustiveDecisions
+                (outcome.choicesToReplay, outcome.nextSchedule) = (
+                    scheduler.scheduleChooser.choicesToReplay, scheduler.scheduleChooser.nextSchedule
+                )
                 if outcome.failure == nil { outcome.leftRunning = scheduler.tasksWithWorkLeft() }
                 if outcome.failure != nil {
                     outcome.taskNames = scheduler.taskNames()

@@ -40,15 +40,15 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
         self.init(name: name, strategy: strategy, seed: seed, choices: [])
     }
 
-    /// With `.exhaustive`, `choices` are the alternatives its first choices take (the default after them).
+    /// With a systematic strategy, `choices` are the alternatives its first choices take (the default after them).
     init(name: String, strategy: ExplorationStrategy, seed: UInt64, choices: [Int]) {
         self.name = name
-        self.chooser = StrategyChooser(strategy, seed: seed, prefix: choices)
+        self.chooser = StrategyChooser(strategy, seed: seed, choices: choices)
         self.engine = VirtualTimeEngine(chooser: chooser)
     }
 
-    /// The choices an exhaustive schedule made; read on the driving thread once it ended.
-    var exhaustiveDecisions: [PreemptionBound.Decision] { chooser.decisions }
+    /// The schedule's chooser: what a systematic strategy's replay and next schedule are read from once it ended.
+    var scheduleChooser: any ScheduleChooser { chooser.chooser }
 
     public var now: SchedulerTime { engine.now }
 

@@ -101,11 +101,10 @@ import Testing
         #expect(one.kind == two.kind)
     }
 
-    @Test func pctStatesItsBound() throws {
-        let bound = try #require(ExplorationStrategy.pct(depth: 2, steps: 50).pctBound(tasks: 2))
+    @Test func pctStatesItsBound() {
+        let bound = PCTStrategy(depth: 2, steps: 50).bound(tasks: 2)
         #expect(abs(bound.perSchedule - 0.01) < 1e-12)
         #expect(bound.schedules == 459)
-        #expect(ExplorationStrategy.random.pctBound(tasks: 2) == nil)
     }
 }
 

@@ -119,7 +119,7 @@ public struct ExplorerUnderTest: Sendable {
 
     /// SchedulerExplorer's `explore` and `replay` with `strategy`.
     public static func schedulerExplorer(_ strategy: ExplorationStrategy) -> ExplorerUnderTest {
-        let kind: ExplorerStrategyKind = if case .exhaustive = strategy { .systematic } else { .seeded }
+        let kind: ExplorerStrategyKind = strategy.isSystematic ? .systematic : .seeded
         return ExplorerUnderTest(
             strategyKind: kind,
             explore: { schedules, seed, settings, body in

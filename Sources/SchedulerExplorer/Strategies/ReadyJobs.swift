@@ -1,0 +1,59 @@
+@_spi(Explorer) import SchedulerKit
+
+/// The jobs ready at one step of a schedule, as a chooser sees them: in the order they became ready (rank 0 first),
+/// each with its task. Looking a job up by rank or by id costs O(log n) in the jobs ready.
+public struct ReadyJobs {
+    private let list: ReadyList
+    /// Where the jobs new since the chooser's last step start.
+    private let firstNew: Int
+
+    init(_ list: ReadyList, firstNew: Int) {
+        self.list = list
+        self.firstNew = firstNew
+    }
+
+    /// How many jobs are ready (at least one when a chooser is asked).
+    public var count: Int { list.count }
+
+    /// The job of rank `rank`: 0 is the one that became ready first.
+    public func job(ofRank rank: Int) -> ReadyJob {
+        let position = list.position(ofRank: rank)
+        return ReadyJob(id: position, task: list[position]!.note)
+    }
+
+    /// The job `id`, or nil once it has run.
+    public func job(_ id: Int) -> ReadyJob? {
+        list[id].map { ReadyJob(id: id, task: $0.note) }
+    }
+
+    /// How many ready jobs became ready before `job`.
+    public func rank(of job: ReadyJob) -> Int { list.rank(ofPosition: job.id) }
+
+    /// The jobs that became ready since the chooser's last step, in that order: a chooser that keeps the ready jobs
+    /// in an order of its own (PCT's priorities) takes them in here, each once.
+    public var newJobs: NewJobs { NewJobs(list: list, positions: firstNew..<list.endPosition) }
+
+    /// The jobs new since the last step, in the order they became ready.
+    public struct NewJobs: Sequence {
+        let list: ReadyList
+        let positions: Range<Int>
+
+        public struct Iterator: IteratorProtocol {
+            let list: ReadyList
+            var position: Int
+            let end: Int
+
+            public mutating func next() -> ReadyJob? {
+                while position < end {
+                    defer { position += 1 }
+                    if let item = list[position] { return ReadyJob(id: position, task: item.note) }
+                }
+                return nil
+            }
+        }
+
+        public func makeIterator() -> Iterator {
+            Iterator(list: list, position: positions.lowerBound, end: positions.upperBound)
+        }
+    }
+}
