@@ -406,10 +406,9 @@ extension ConformanceRule {
         kinds: Set<ClockKind> = Set(ClockKind.allCases), deadline: Duration = RuleDeadline.standard,
         check: @escaping @Sendable (ClockUnderTest) async throws -> String
     ) -> ConformanceRule {
-        let gate = RuleGate<ClockKind>(
-            kinds.count == ClockKind.allCases.count
-                ? "every clock" : kinds.map { "\($0.rawValue) clocks" }.sorted().joined(separator: " or ")
-        ) { kinds.contains($0) }
+        let gate = RuleGate<ClockKind>(RuleGate<ClockKind>.words(kinds, every: "every clock", plural: "clocks")) {
+            kinds.contains($0)
+        }
         return ConformanceRule(
             id: id, family: .clock, evidence: evidence, statement: statement, why: why, catches: catches,
             about: ClockSubject.self, gate: gate, deadline: deadline

@@ -417,9 +417,10 @@ extension ConformanceRule {
         check: @escaping @Sendable (ExecutorUnderTest) async throws -> String
     ) -> ConformanceRule {
         let gate = RuleGate<Set<ExecutorKind>>(
-            kinds.count == ExecutorKind.allCases.count
-                ? "every executor" : kinds.map { "\($0.rawValue) executors" }.sorted().joined(separator: " or ")
-        ) { !kinds.isDisjoint(with: $0) }
+            RuleGate<Set<ExecutorKind>>.words(kinds, every: "every executor", plural: "executors")
+        ) {
+            !kinds.isDisjoint(with: $0)
+        }
         return ConformanceRule(
             id: id, family: .executorSubject, evidence: evidence, statement: statement, why: why, catches: catches,
             about: ExecutorSubject.self, gate: gate, deadline: deadline

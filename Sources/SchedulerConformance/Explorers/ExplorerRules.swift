@@ -219,9 +219,7 @@ extension ConformanceRule {
         check: @escaping @Sendable (ExplorerUnderTest) async throws -> String
     ) -> ConformanceRule {
         let gate = RuleGate<ExplorerStrategyKind>(
-            strategies.count == ExplorerStrategyKind.allCases.count
-                ? "every explorer"
-                : strategies.map { "\($0.rawValue) explorers" }.sorted().joined(separator: " or ")
+            RuleGate<ExplorerStrategyKind>.words(strategies, every: "every explorer", plural: "explorers")
         ) { strategies.contains($0) }
         return ConformanceRule(
             id: id, family: .explorer, evidence: evidence, statement: statement, why: why, catches: catches,

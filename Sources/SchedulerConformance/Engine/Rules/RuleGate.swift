@@ -15,4 +15,13 @@ public struct RuleGate<Claims: Sendable>: Sendable, CustomStringConvertible {
     public static func every(_ kind: SubjectKind) -> RuleGate {
         RuleGate("every \(kind.name)") { _ in true }
     }
+
+    /// The words of a gate that admits the subjects claiming one of `chosen`: "every clock" when that is every case,
+    /// else "real clocks or virtual clocks".
+    static func words<Case: CaseIterable & RawRepresentable & Hashable>(
+        _ chosen: Set<Case>, every: String, plural: String
+    ) -> String where Case.RawValue == String {
+        chosen.count == Case.allCases.count
+            ? every : chosen.map { "\($0.rawValue) \(plural)" }.sorted().joined(separator: " or ")
+    }
 }
