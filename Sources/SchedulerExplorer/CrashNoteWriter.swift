@@ -31,8 +31,9 @@ struct SignalSafeWriter {
         text("\n")
         text(CrashNoteText.dying)
         number(Int64(signal))
+        // Numbered as a person counts schedules, from 1 (the index, from 0, plus one).
         text(" in schedule ")
-        number(slot.index)
+        number(slot.index + 1)
         text(" of ")
         number(slot.of)
         text(" (seed ")
@@ -43,7 +44,7 @@ struct SignalSafeWriter {
             text(")\nexplorer: replay it: explore again with strategy: ")
             spelling(slot.strategy)
             text("; this is schedule ")
-            number(slot.index)
+            number(slot.index + 1)
             text(" of its walk")
         } else {
             replayLine(slot)

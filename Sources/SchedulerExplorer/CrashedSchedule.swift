@@ -13,8 +13,9 @@ extension ExplorationFailure {
         let dyingText = CrashNoteText.dying.description
         guard let dying = lines.lastIndex(where: { $0.hasPrefix(dyingText) }) else { return nil }
         let words = lines[dying].dropFirst(dyingText.count).split(separator: " ").map(String.init)
-        // "4 in schedule 0 of 10 (seed 0x63CBE1E459320DD7"
-        guard words.count >= 8, let signal = Int32(words[0]), let index = Int(words[3]), let of = Int(words[5]),
+        // "4 in schedule 1 of 10 (seed 0x63CBE1E459320DD7": schedule 1 is the one of index 0.
+        guard words.count >= 8, let signal = Int32(words[0]), let number = Int(words[3]), number >= 1,
+            let of = Int(words[5]),
             let seed = SplitMix64.parse(words[7].trimmingCharacters(in: [")"]))
         else { return nil }
         guard dying + 1 < lines.count, let strategy = Self.strategy(inReplayLine: lines[dying + 1], among: strategies)
@@ -22,7 +23,7 @@ extension ExplorationFailure {
         let steps = lines[(dying + 1)...].drop { !$0.hasPrefix(CrashNoteText.lastSteps.description) }.dropFirst()
         let trace = steps.prefix { $0.hasPrefix(" ") }.joined(separator: "\n")
         self.init(
-            kind: .crashed(signal: signal), schedule: index, of: of, seed: seed, choices: [], strategy: strategy,
+            kind: .crashed(signal: signal), schedule: number - 1, of: of, seed: seed, choices: [], strategy: strategy,
             trace: trace)
     }
 

@@ -57,7 +57,7 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
             tasksLeftRunning.isEmpty
             ? ""
             : "; \(tasksLeftRunning.schedules) left tasks running when the body returned, their work dropped "
-                + "(schedule \(tasksLeftRunning.firstSchedule): \(tasksLeftRunning.tasks.joined(separator: "; ")))"
+                + "(schedule \(tasksLeftRunning.firstSchedule + 1): \(tasksLeftRunning.tasks.joined(separator: "; ")))"
         return head + (outside.isEmpty ? "" : "; allowed from outside: " + outside.joined(separator: ", ")) + left
     }
 }
@@ -81,7 +81,8 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     }
 
     public let kind: Kind
-    /// The schedule's index in its exploration, counted from 0, and the schedules the exploration was asked for.
+    /// The schedule's index in its exploration, counted from 0, and the schedules the exploration was asked for. Text
+    /// for people counts from 1: the schedule of index 0 is "schedule 1 of 10".
     public let schedule: Int
     public let of: Int
     /// What ``replay(seed:strategy:settings:_:)`` takes to run this schedule again.
@@ -117,7 +118,7 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         let which = strategy.isSystematic ? "choices \(choices)" : "seed \(Self.hex(seed))"
-        return "schedule \(schedule) of \(of) failed (\(strategy), \(which)): \(reason)\n"
+        return "schedule \(schedule + 1) of \(of) failed (\(strategy), \(which)): \(reason)\n"
             + "replay it: \(replayCall)\n" + trace
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Explorer) import SchedulerKit
+@_spi(Explorer) @_spi(Threads) import SchedulerKit
 
 /// Runs `body` under `schedules` schedules, each a fresh ``ExploringScheduler`` choosing by `strategy` with its own
 /// seed drawn from `seed`, and stops at the first that fails. Call it from any test (Swift Testing or XCTest):
@@ -75,8 +75,12 @@ final class ExplorationRunner: Sendable {
 
     func runOnItsThread() async -> ExplorationReport {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: self.run()) }
-            thread.name = "explorer"
+            let thread = Thread {
+                // Named from inside: on Linux a thread starts with its creator's name (a Dispatch worker's, often),
+                // and a name set before `start()` does not reach the kernel, where a crash backtrace reads it.
+                nameThisThread("explorer")
+                continuation.resume(returning: self.run())
+            }
             thread.start()
         }
     }

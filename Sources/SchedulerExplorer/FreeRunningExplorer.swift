@@ -1,5 +1,5 @@
 import Foundation
-import SchedulerKit
+@_spi(Threads) import SchedulerKit
 
 /// An exploring scheduler driven by a thread of its own until stopped, with no body: whatever is ready runs, in the
 /// strategy's order; when nothing is ready, virtual time moves to the next deadline; when nothing is queued, the
@@ -15,6 +15,7 @@ public final class FreeRunningExplorer: Sendable {
         let scheduler = ExploringScheduler(name: name, strategy: strategy, seed: seed)
         self.scheduler = scheduler
         let thread = Thread { [stopping, stopped] in
+            nameThisThread(name)  // from inside: a name set before `start()` does not reach the kernel on Linux
             scheduler.driving {
                 while !stopping.withLock({ $0 }) {
                     if let entry = scheduler.takeNext(dueBy: .distantFuture) {
@@ -26,7 +27,6 @@ public final class FreeRunningExplorer: Sendable {
             }
             stopped.signal()
         }
-        thread.name = name
         thread.start()
     }
 

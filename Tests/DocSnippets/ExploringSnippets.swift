@@ -30,7 +30,7 @@ import Testing
         }
         let note = child.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
         if let crash = ExplorationFailure(crashNote: note) {
-            Issue.record("\(crash)")  // "schedule 4 of 1000 failed (random, seed 0x…): the process died of signal 4 …"
+            Issue.record("\(crash)")  // "schedule 5 of 1000 failed (random, seed 0x…): the process died of signal 4 …"
         }
     }
 }

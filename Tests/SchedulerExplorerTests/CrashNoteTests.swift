@@ -34,7 +34,7 @@ import Testing
             }
         }
         let stderr = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains("in schedule 2 of 3"), "\(stderr)")
+        #expect(stderr.contains("in schedule 3 of 3"), "the schedule of index 2, counted from 1: \(stderr)")
         #expect(stderr.contains("strategy: .pct(depth: 2, steps: 10))"), "\(stderr)")
     }
 
@@ -92,7 +92,7 @@ import Testing
         #expect(ExplorationFailure(crashNote: "explorer: the process is dying of signal x in schedule") == nil)
         // Cut off right after "(seed": an outside review found the parser read past the words it had.
         #expect(
-            ExplorationFailure(crashNote: "explorer: the process is dying of signal 4 in schedule 0 of 10 (seed") == nil
+            ExplorationFailure(crashNote: "explorer: the process is dying of signal 4 in schedule 1 of 10 (seed") == nil
         )
     }
 }

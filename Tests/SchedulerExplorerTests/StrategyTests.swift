@@ -81,3 +81,24 @@ extension ExplorationStrategy {
 }
 
 private struct OrderSeen: Error {}
+
+/// What a user meets: schedules counted from 1 in text, and the exploration's thread named for it.
+@Suite struct ScheduleNamingTests {
+    @Test func theFirstScheduleIsScheduleOne() async throws {
+        let report = await explore(schedules: 10, strategy: .random) { _ in throw OrderSeen() }
+        let failure = try #require(report.failure)
+        #expect(failure.schedule == 0)
+        #expect(failure.description.hasPrefix("schedule 1 of 10 failed"), "\(failure)")
+    }
+
+    #if os(Linux)
+        @Test func theSchedulesThreadCarriesTheExplorersName() async throws {
+            let name = Locked<String?>(nil)
+            _ = await explore(schedules: 1) { _ in
+                let comm = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+                name.withLock { $0 = comm?.trimmingCharacters(in: .whitespacesAndNewlines) }
+            }
+            #expect(name.withLock { $0 } == "explorer")
+        }
+    #endif
+}
