@@ -166,7 +166,7 @@ struct SignalSafeWriter {
     }
 }
 
-/// The fixed words of a crash note that ``ExplorationFailure/init(crashNote:)`` finds its lines by.
+/// The fixed words of a crash note that ``ExplorationFailure/init(crashNote:strategies:)`` finds its lines by.
 /// The signal handler writes these very words. Computed, not stored: a stored global is initialised lazily, through
 /// a lock a signal handler must not take.
 enum CrashNoteText {

@@ -76,7 +76,7 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
         /// `ContinuousClock`, a task that does not prefer the exploration's executor), from where it came.
         case outside(String)
         /// The process died of `signal` in this schedule (a trap such as a continuation resumed twice, an abort, a
-        /// fault): read back from the crash note a child process printed (``init(crashNote:)``).
+        /// fault): read back from the crash note a child process printed (``ExplorationFailure/init(crashNote:strategies:)``).
         case crashed(signal: Int32)
     }
 
