@@ -7,7 +7,8 @@
 #   scripts/mutation-pass.sh 17 28      only these
 #   MUTATION_BY=tests scripts/mutation-pass.sh 88   judged by the project's own tests instead (`swift test` of the
 #                                       test target of the file it touches; killed when a test that passed fails)
-# Prints one line per mutant and a summary; writes .build/mutation/results.tsv. Slow: a build and a matrix each.
+#   MUTANTS=Tests/Mutants/fresh-2026-12 scripts/mutation-pass.sh    the patches of another set (a folder of them)
+# Prints one line per mutant and a summary; writes .build/mutation/results-<set>.tsv. Slow: a build and a matrix each.
 # MUTATION_RESUME=1 keeps the results of an interrupted pass and judges only the mutants it had not reached.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,13 +26,15 @@ if [ ! -d "$tree" ]; then git worktree add --detach "$tree" HEAD >/dev/null; fi
 commit=$(git rev-parse HEAD)
 git -C "$tree" checkout -q --detach "$commit"
 git -C "$tree" checkout -q -- .
+set_dir=$root/${MUTANTS:-Tests/Mutants}
+[ -d "$set_dir" ] || { echo "no folder of mutants at ${MUTANTS}; give one such as Tests/Mutants/fresh-2026-12" >&2; exit 2; }
 patches=()
 if [ $# -eq 0 ]; then
-    patches=("$root"/Tests/Mutants/*.patch)
+    patches=("$set_dir"/*.patch)
 else
     for n in "$@"; do
-        match=("$root"/Tests/Mutants/"$n"-*.patch)
-        [ -e "${match[0]}" ] || { echo "no mutant $n in Tests/Mutants; give its number, e.g. 17" >&2; exit 2; }
+        match=("$set_dir"/"$n"-*.patch)
+        [ -e "${match[0]}" ] || { echo "no mutant $n in ${set_dir#"$root"/}; give its number, e.g. 17" >&2; exit 2; }
         patches+=("${match[0]}")
     done
 fi
@@ -128,7 +131,7 @@ PY
 
 echo "building the unmutated tree (baseline)…" >&2
 build || { echo "the unmutated tree does not build: see $work/build.log" >&2; exit 1; }
-results=$work/results.tsv
+results=$work/results-$(basename "$set_dir").tsv
 [ "${MUTATION_RESUME:-}" = 1 ] || : >"$results"
 touch "$results"
 killed=0 survived=0 stillborn=0 stale=0
