@@ -57,7 +57,8 @@ let package = Package(
     targets: [
         // One C11 thread-local pointer: the current scheduler in a load, where pthread_getspecific costs a call.
         .target(name: "CSchedulerKitThreadLocal"),
-        // The Swift runtime's global-enqueue hook, found by the linker (a static executable has no symbols for dlsym).
+        // The Swift runtime's global-enqueue hook and its crash message, found by the linker (a static executable has no
+        // symbols for dlsym).
         .target(name: "CSwiftRuntimeHooks"),
         .target(
             name: "SchedulerKit",
@@ -95,7 +96,9 @@ let package = Package(
         // Seeded interleavings: a virtual-time scheduler that picks each job by a strategy, and the runner tests call.
         .target(
             name: "SchedulerExplorer",
-            dependencies: ["SchedulerKit", .product(name: "HeapModule", package: "swift-collections")],
+            dependencies: [
+                "SchedulerKit", "CSwiftRuntimeHooks", .product(name: "HeapModule", package: "swift-collections"),
+            ],
             swiftSettings: strict),
         // What the conformance kit and the bench both need: RFC 4180 CSV, whole-file writes, resident memory,
         // producer threads released together, quantiles. No dependencies.
@@ -192,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "SchedulerExplorerTests",
             dependencies: [
-                "SchedulerExplorer", "SchedulerKit", "SchedulerConformance",
+                "SchedulerExplorer", "SchedulerKit", "SchedulerConformance", "CSwiftRuntimeHooks",
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
                 .product(name: "Clocks", package: "swift-clocks", condition: swiftClocks),
             ],

@@ -6,3 +6,20 @@
 extern void *swift_task_enqueueGlobal_hook __attribute__((weak));
 
 void **schedulerkit_enqueue_global_hook_address(void) { return &swift_task_enqueueGlobal_hook; }
+
+// The runtime's buffer of its crash message: a `std::atomic<const char *>` (a pointer, accessed atomically), exported
+// on platforms without Apple's crash reporter. Weak, so that a runtime without it still links.
+extern void *swift_getFatalErrorMessageBuffer(void) __attribute__((weak));
+
+const char *schedulerkit_runtime_crash_message(void) {
+    if (!swift_getFatalErrorMessageBuffer) return 0;
+    const char **buffer = (const char **)swift_getFatalErrorMessageBuffer();
+    return buffer ? __atomic_load_n(buffer, __ATOMIC_ACQUIRE) : 0;
+}
+
+_Bool schedulerkit_restore_runtime_crash_message(const char *current, const char *previous) {
+    if (!swift_getFatalErrorMessageBuffer) return 0;
+    const char **buffer = (const char **)swift_getFatalErrorMessageBuffer();
+    if (!buffer) return 0;
+    return __atomic_compare_exchange_n(buffer, &current, previous, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}

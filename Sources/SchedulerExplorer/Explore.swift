@@ -162,6 +162,8 @@ final class ExplorationRunner: Sendable {
         // If the process dies in this schedule, a signal handler prints its seed and last steps (CrashNote).
         let crashSlot = CrashNote.claim(index: index, of: seeds.count, seed: seed, strategy: strategy)
         defer { crashSlot.map(CrashNote.release) }
+        let crashMessage = RuntimeCrashMessage()
+        defer { crashMessage.dropAdditions() }  // and after each job, in `drive`
         var outcome = Outcome(trace: ScheduleTrace(crashSlot: crashSlot))
         scheduler.driving {
             // The test's `Task { }` and other global jobs run as the schedule's jobs until it ends; then what is
@@ -175,7 +177,7 @@ final class ExplorationRunner: Sendable {
                         end.withLock { $0 = .threw(String(describing: error)) }
                     }
                 }
-                outcome.failure = drive(scheduler, until: end, into: &outcome)
+                outcome.failure = drive(scheduler, until: end, into: &outcome, crashMessage)
                 (outcome.choicesToReplay, outcome.nextSchedule) = (
                     scheduler.scheduleChooser.choicesToReplay, scheduler.scheduleChooser.nextSchedule
                 )
@@ -208,7 +210,8 @@ final class ExplorationRunner: Sendable {
 
     /// Runs the schedule's jobs until the body has finished and nothing is ready, or it fails; returns the failure.
     private func drive(
-        _ scheduler: ExploringScheduler, until end: Locked<BodyEnd?>, into outcome: inout Outcome
+        _ scheduler: ExploringScheduler, until end: Locked<BodyEnd?>, into outcome: inout Outcome,
+        _ crashMessage: RuntimeCrashMessage
     ) -> ExplorationFailure.Kind? {
         while true {
             let finished = end.withLock { $0 }
@@ -242,6 +245,7 @@ final class ExplorationRunner: Sendable {
             } else {
                 outcome.trace.record(.skipped(step, task: entry.note))
             }
+            crashMessage.dropAdditions()
         }
     }
 

@@ -1,3 +1,4 @@
+import CSwiftRuntimeHooks
 import Foundation
 import SchedulerExplorer
 import SchedulerKit
@@ -74,26 +75,57 @@ import Testing
         #expect(perFailure <= 10_240, "\(perFailure) bytes kept per failed schedule")
     }
 
-    /// The same for tasks that wait on a continuation nobody keeps (dropped, so never resumed): nothing can free
-    /// them, and the figure says what each costs. Each schedule fails as a deadlock (after a 10 ms wait).
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["SCHEDULERKIT_FAILURE_COST"] != nil))
-    func memoryPerScheduleWithDroppedContinuations() async {
-        let failures = 1_000
-        let settings = ExplorationSettings(outsideWait: .milliseconds(10))
-        let body: @Sendable (Exploration) async throws -> Void = { _ in
+    /// A body whose 10 children each wait on a continuation they drop (checked, or unsafe, which the runtime does not
+    /// report): each schedule fails as a deadlock after a 10 ms wait, and leaves its 11 tasks suspended for good.
+    static func droppingContinuations(checked: Bool) -> @Sendable (Exploration) async throws -> Void {
+        { _ in
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<10 {
-                    group.addTask { await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in } }
+                    group.addTask {
+                        if checked {
+                            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+                        } else {
+                            await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+                        }
+                    }
                 }
             }
         }
-        for _ in 0..<20 { _ = await explore(schedules: 1, settings: settings, body) }
-        let before = Self.residentBytes()
-        for _ in 0..<failures { _ = await explore(schedules: 1, settings: settings, body) }
-        let perFailure = (Double(Self.residentBytes()) - Double(before)) / Double(failures)
+    }
+
+    /// The runtime appends each report of a dropped `CheckedContinuation` to its crash message and never frees the
+    /// previous copy; a schedule puts the message back as it found it, so its reports cost it once, not once for
+    /// every report before them in the process.
+    @Test func aScheduleLeavesTheRuntimesCrashMessageAsItFoundIt() async {
+        let before = schedulerkit_runtime_crash_message()
+        let report = await explore(
+            schedules: 3, settings: ExplorationSettings(outsideWait: .milliseconds(10)),
+            Self.droppingContinuations(checked: true))
+        #expect(report.failure.map { "\($0.reason)".contains("deadlock") } ?? false, "\(report)")
+        #expect(schedulerkit_runtime_crash_message() == before)
+    }
+
+    /// What a failed schedule that drops 10 checked continuations costs beyond the same schedule with unsafe ones
+    /// (which the runtime does not report), measured on request: memory (resident, per schedule) and time.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SCHEDULERKIT_FAILURE_COST"] != nil))
+    func costOfDroppedContinuations() async {
+        let settings = ExplorationSettings(outsideWait: .milliseconds(10))
+        func measure(checked: Bool) async -> (bytes: Double, time: Duration) {
+            let body = Self.droppingContinuations(checked: checked)
+            for _ in 0..<20 { _ = await explore(schedules: 1, settings: settings, body) }
+            let schedules = 1_000
+            let before = Self.residentBytes()
+            let started = ContinuousClock.now
+            for _ in 0..<schedules { _ = await explore(schedules: 1, settings: settings, body) }
+            let time = (ContinuousClock.now - started) / schedules
+            return ((Double(Self.residentBytes()) - Double(before)) / Double(schedules), time)
+        }
+        let unsafe = await measure(checked: false)
+        let checked = await measure(checked: true)
         print(
-            "failure cost: \(failures) deadlocked schedules, 10 continuations dropped each: \(Int(perFailure)) bytes kept per failure"
+            "failure cost: a deadlocked schedule leaving 10 continuations: unsafe \(Int(unsafe.bytes)) bytes, \(unsafe.time); checked \(Int(checked.bytes)) bytes, \(checked.time); the checked ones' reports cost \(Int(checked.bytes - unsafe.bytes)) bytes and \(checked.time - unsafe.time) a schedule"
         )
+        #expect(checked.bytes - unsafe.bytes <= 10_240, "\(checked.bytes - unsafe.bytes) bytes a schedule")
     }
 
     /// How long a deadlock takes to report with the default settings (measured on request).

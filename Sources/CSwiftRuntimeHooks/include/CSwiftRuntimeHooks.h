@@ -5,4 +5,14 @@
 /// `dlsym` finds nothing there. NULL where the runtime linked in has no such variable.
 void *_Nullable *_Nullable schedulerkit_enqueue_global_hook_address(void);
 
+/// The message the Swift runtime keeps for a crash report (every `swift_reportError` of the process so far, run
+/// together: a dropped `CheckedContinuation` adds one, and each addition leaves the previous copy allocated), or NULL
+/// where the runtime has none or keeps no such message.
+const char *_Nullable schedulerkit_runtime_crash_message(void);
+
+/// Puts `previous` back as the runtime's crash message if the message is still `current`; false if another report
+/// came between, or the runtime keeps no such message. The strings are never freed: a crashing thread may be reading
+/// one.
+_Bool schedulerkit_restore_runtime_crash_message(const char *_Nullable current, const char *_Nullable previous);
+
 #endif
