@@ -29,12 +29,8 @@
                     "scheduleRepeatedTask is fixed-delay: each tick is scheduled a full interval after the previous tick returned, so ticks drift by their own duration and a long tick pushes the rest back instead of being coalesced on a grid; NIO has no leeway. The adapter does not claim fixed-rate.",
             ],
             expectedFailures: [
-                .c2:
-                    "Scheduled.cancel() cannot stop a delayed task that the loop has already taken off its timer heap into the batch it is running; the task runs although its cancel came first and nothing had started it (caught when a race hits that window).",
                 .t3:
                     "NIO keeps due delayed tasks in a timer heap beside its queue of execute()d tasks and runs the two interleaved, one of each in turn, so work due now or in the past overtakes (or falls behind) plain work scheduled around it.",
-                .n2:
-                    "RepeatedTask.cancel() from off the loop is asynchronous: it hops to the loop, so a tick already taken off the timer heap behind a busy task still runs after cancel() returned true (seen: 1 tick in a round; the adapter passes NIO's behaviour through).",
             ]
         ) { plan in
             let group = MultiThreadedEventLoopGroup(numberOfThreads: plan.choose(conformance: 1, benchmark: plan.cores))

@@ -3,9 +3,11 @@
     import SchedulerKit
     import Synchronization
 
-    /// The handle of `EventLoop.scheduleTask`. State, one atomic byte: `pending → started` when the task begins (as the
-    /// adapter sees it), or `pending → cancelled` by the first `cancel()`, which then calls NIO's `Scheduled.cancel()`.
-    /// The task runs whatever this state says: whether it runs after a cancel is NIO's decision, and the matrix shows it.
+    /// The handle of `EventLoop.scheduleTask`, and the gate its task passes. State, one atomic byte: `pending →
+    /// started` when the task begins, or `pending → cancelled` by the first `cancel()`, which then also calls NIO's
+    /// `Scheduled.cancel()`. A task that finds the state cancelled does not run its work: NIO may run a task whose
+    /// cancel came first (one it had already taken off its timer heap into the batch it runs), and the gate makes
+    /// `cancel()`'s answer the truth whatever NIO does.
     // @unchecked Sendable: `scheduled` is written once, by the scheduling thread, before the handle is returned, and only
     // read afterwards by `cancel()`, on threads that got the handle from that thread (which orders the write first).
     // The task itself touches only the atomic `state`.
@@ -14,11 +16,13 @@
         private let state = Atomic<UInt8>(State.pending.rawValue)
         var scheduled: Scheduled<Void>?
 
-        /// Called by the task as it starts: from now on `cancel()` returns false.
-        func markStarted() {
-            _ = state.compareExchange(
+        /// Called by the task as it starts: true if it may run its work (from then on `cancel()` returns false),
+        /// false if a cancel came first.
+        func start() -> Bool {
+            state.compareExchange(
                 expected: State.pending.rawValue, desired: State.started.rawValue,
-                ordering: .acquiringAndReleasing)
+                ordering: .acquiringAndReleasing
+            ).exchanged
         }
 
         func cancel() -> Bool {
@@ -35,21 +39,37 @@
         var isCancelled: Bool { state.load(ordering: .acquiring) == State.cancelled.rawValue }
     }
 
-    /// The handle of `EventLoop.scheduleRepeatedTask`: the first `cancel()` returns true and calls NIO's
-    /// `RepeatedTask.cancel()` (asynchronous when called off the loop, so one more tick may start).
+    /// The handle of `EventLoop.scheduleRepeatedTask`: SchedulerKit's ``RepeatingWork`` runs each tick, so a tick that
+    /// starts after `cancel()` returned true runs nothing (NIO's cancel from off the loop is asynchronous, and a tick
+    /// it had already taken off its timer heap still comes), and the repetition's end cancels NIO's task.
     final class RepeatedTaskHandle: Cancellable {
-        private let task: RepeatedTask
-        private let cancelled = Atomic<Bool>(false)
+        let work: RepeatingWork
+        /// NIO's task, once scheduled; `ended` when the repetition ended before it was stored.
+        private let task = Locked<(task: RepeatedTask?, ended: Bool)>((nil, false))
 
-        init(_ task: RepeatedTask) { self.task = task }
-
-        func cancel() -> Bool {
-            guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return false }
-            task.cancel()
-            return true
+        init(_ work: @escaping @Sendable () -> Void) {
+            self.work = RepeatingWork(work)
+            self.work.setOnEnd { [task] in
+                let scheduled = task.withLock { state -> RepeatedTask? in
+                    state.ended = true
+                    return state.task
+                }
+                scheduled?.cancel()
+            }
         }
 
-        var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+        /// Keeps NIO's task; cancels it at once if the repetition already ended.
+        func attach(_ repeated: RepeatedTask) {
+            let ended = task.withLock { state -> Bool in
+                state.task = repeated
+                return state.ended
+            }
+            if ended { repeated.cancel() }
+        }
+
+        func cancel() -> Bool { work.cancel() }
+
+        var isCancelled: Bool { work.isCancelled }
     }
 
     /// The handle of `NIOThreadPool.submit`, which cannot be cancelled either: `cancel()` always returns false. The pool

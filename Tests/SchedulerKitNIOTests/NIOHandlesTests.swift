@@ -17,23 +17,28 @@
             #expect(first.cancel())
             #expect(first.isCancelled)
             #expect(!first.cancel())
-            first.markStarted()  // NIO may still run it (a task in the running batch): the state stays cancelled
+            // NIO may still run it (a task in the running batch): the gate says no, and the state stays cancelled.
+            #expect(!first.start())
             #expect(first.isCancelled)
 
             let second = ScheduledTaskHandle()
-            second.markStarted()
+            #expect(second.start())
             #expect(!second.cancel())
             #expect(!second.isCancelled)
         }
 
-        @Test func aRepeatedTaskCancelsOnce() {
+        @Test func aRepeatedTaskCancelsOnceAndNoTickRunsAfter() {
             withEventLoop { loop in
-                let handle = RepeatedTaskHandle(
-                    loop.scheduleRepeatedTask(initialDelay: .hours(1), delay: .hours(1)) { _ in })
+                let ticks = Locked(0)
+                let handle = RepeatedTaskHandle { ticks.withLock { $0 += 1 } }
+                handle.attach(loop.scheduleRepeatedTask(initialDelay: .hours(1), delay: .hours(1)) { _ in })
                 #expect(!handle.isCancelled)
                 #expect(handle.cancel())
                 #expect(!handle.cancel())
                 #expect(handle.isCancelled)
+                // A tick NIO starts after the cancel (one it had taken off its heap) runs nothing.
+                #expect(handle.work.runTick() == .skipped)
+                #expect(ticks.withLock { $0 } == 0)
             }
         }
 
