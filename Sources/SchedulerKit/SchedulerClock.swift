@@ -8,6 +8,8 @@
 ///   without a trip through the scheduler (on virtual time, without waiting for anyone to advance it).
 /// - Cancelling the sleeping task cancels the scheduled wake-up and throws `CancellationError` at once; a task that is
 ///   already cancelled throws before it sleeps.
+/// - A wake-up the scheduler will never run (refused after its shutdown, or cancelled by it) ends the sleep with
+///   `CancellationError` as soon as the scheduler lets go of it: a sleep on a shut-down pool never hangs.
 /// - `tolerance` is ignored: the scheduler's own timer decides (``TimedScheduler`` never runs work early).
 ///
 /// Over a ``TestScheduler`` this is a virtual clock a test drives with `advance(by:)`. Run the sleepers with the
@@ -49,12 +51,23 @@ public struct SchedulerClock: Clock {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 guard sleep.begin(continuation) else { return }
-                let handle = scheduler.schedule(at: deadline.time) { sleep.end(cancelled: false) }
+                let wakeUp = WakeUp(sleep)
+                let handle = scheduler.schedule(at: deadline.time) { wakeUp.fire() }
                 sleep.attach(handle)
             }
         } onCancel: {
             sleep.end(cancelled: true)
         }
+    }
+
+    /// What the scheduled closure holds: firing it wakes the sleeper; released without firing (the scheduler refused
+    /// the work, or cancelled it at its shutdown, and let go of its closure, as every scheduler of SchedulerKit does at
+    /// once) it ends the sleep as cancelled, since nothing else ever will.
+    private final class WakeUp: Sendable {
+        private let sleep: Sleep
+        init(_ sleep: Sleep) { self.sleep = sleep }
+        func fire() { sleep.end(cancelled: false) }
+        deinit { sleep.end(cancelled: true) }  // nothing once the sleep has ended: fired, or cancelled first
     }
 
     /// One sleeper: whichever of the wake-up and the cancellation comes first resumes the continuation, once.

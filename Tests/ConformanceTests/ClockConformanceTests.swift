@@ -67,6 +67,14 @@ struct ClockControl: Sendable, CustomTestStringConvertible {
                 ClockUnderTest(SchedulerClock(UnrearmedTimerScheduler()))
             },
             mustFail: [.cl7]),
+        ClockControl(
+            subject: ClockSubject(name: "Control: sleeps through its pool's shutdown") {
+                let pool = ThreadPool(threadCount: 2, name: "blind-clock")
+                return ClockUnderTest(
+                    RefusalBlindClock(scheduler: pool.makeScheduler(name: "clock")), shutDown: pool.shutdown)
+            },
+            // Its sleeps ignore cancellation too (the old SchedulerClock did not, but this control needs no handler).
+            mustFail: [.cl6, .cl9]),
     ]
 
     static var cases: [ClockControlCase] {

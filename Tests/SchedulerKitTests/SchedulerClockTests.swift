@@ -63,4 +63,35 @@ import Testing
         #expect(SchedulerClock(scheduler).now.time == scheduler.now)
         #expect(SchedulerClock(scheduler).minimumResolution == .nanoseconds(1))
     }
+
+    /// A sleep on a pool that shut down, begun before the shutdown or after it, ends with CancellationError instead of
+    /// waiting for a wake-up the pool will never run.
+    @Test func aSleepOnAShutDownPoolEnds() async throws {
+        let pool = ThreadPool(threadCount: 2, name: "clock-shutdown")
+        let clock = SchedulerClock(pool.makeScheduler(name: "clock"))
+        let before = Task { try await clock.sleep(for: .seconds(3_600)) }
+        try await Task.sleep(for: .milliseconds(50))  // asleep by now (the result is the same if not)
+        pool.shutdown()
+        let after = Task { try await clock.sleep(for: .milliseconds(10)) }
+        for task in [before, after] {
+            let ended = Task {
+                do {
+                    try await task.value
+                    return "returned"
+                } catch {
+                    return error is CancellationError ? "cancelled" : "\(error)"
+                }
+            }
+            let watchdogFired = Shared(false)
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(5))
+                watchdogFired.update { $0 = true }
+                task.cancel()  // a hang becomes a failure below, not a stuck test
+            }
+            let outcome = await ended.value
+            watchdog.cancel()
+            #expect(!watchdogFired.value, "a sleep on a shut-down pool had not ended after 5 s")
+            #expect(outcome == "cancelled", "a sleep on a shut-down pool \(outcome)")
+        }
+    }
 }

@@ -19,7 +19,8 @@ extension ClockSubject {
             ClockSubject(
                 name: "SchedulerClock(ThreadPool)", summary: "SchedulerClock over a ThreadPoolScheduler's timers"
             ) {
-                ClockUnderTest(SchedulerClock(ThreadPool.shared.makeScheduler(name: "clock")))
+                let pool = ThreadPool(threadCount: 2, name: "clock")
+                return ClockUnderTest(SchedulerClock(pool.makeScheduler(name: "clock")), shutDown: pool.shutdown)
             },
             ClockSubject(
                 name: "SchedulerClock(Dispatch)", summary: "SchedulerClock over a DispatchQueueScheduler's timers"

@@ -15,6 +15,7 @@ extension RuleID {
     public static let cl6 = RuleID(newRuleOf: .clock, number: 6)
     public static let cl7 = RuleID(newRuleOf: .clock, number: 7)
     public static let cl8 = RuleID(newRuleOf: .clock, number: 8)
+    public static let cl9 = RuleID(newRuleOf: .clock, number: 9)
 }
 
 /// CL1–CL3 and CL6: what every clock promises, real or virtual. Time is read on the clock's own `now`; bounds on
@@ -379,6 +380,48 @@ enum VirtualClockRules {
     }
 }
 
+extension ClockTimeRules {
+    static let stopped = ConformanceRule.clock(
+        id: .cl9,
+        statement:
+            "A sleep the clock can no longer end does not hang: when what wakes its sleepers stops for good (the scheduler behind it shuts down), each sleeper throws within 2 s, and a sleep begun after throws at once (n/a for a clock nothing can stop).",
+        why:
+            "An app that shuts its pool down at teardown has tasks asleep on the pool's clock; a sleep that waits for a wake-up the pool refused keeps its task, and everything the task holds, for ever.",
+        catches:
+            "SchedulerClock ignored that its scheduler refused the wake-up: on a shut-down ThreadPool a 10 ms sleep had not returned after 2 s (negative control: a clock that still does so)."
+    ) { clock in
+        guard let shutDown = clock.shutDown else { throw CheckNotApplicable() }
+        let room = SleeperRoom(clock, onTheKitsThread: true)
+        defer { room.close() }
+        let ended = Shared<[String]>([])
+        let record: @Sendable (String) -> Void = { outcome in ended.update { $0.append(outcome) } }
+        for _ in 0..<3 {
+            room.sleeper(
+                until: clock.now() + .seconds(3_600), woke: { _ in record("woke") }, threw: { _ in record("threw") })
+        }
+        try await room.settle(3)
+        shutDown()
+        let limit = Duration.seconds(2)
+        do {
+            try await poll("the sleepers to end", timeout: limit) { ended.value.count == 3 }
+        } catch {
+            throw RuleFailure(
+                "\(3 - ended.value.count) of 3 sleeps an hour ahead had not ended \(limit) after the clock stopped")
+        }
+        room.sleeper(
+            until: clock.now() + .milliseconds(10), woke: { _ in record("woke") }, threw: { _ in record("threw") })
+        do {
+            try await poll("a sleep begun after the stop to end", timeout: limit) { ended.value.count == 4 }
+        } catch {
+            throw RuleFailure("a 10 ms sleep begun after the clock stopped had not ended after \(limit)")
+        }
+        let woke = ended.value.filter { $0 == "woke" }.count
+        try require(
+            woke == 0, "\(woke) of 4 sleeps returned normally after the clock stopped, as if their time had come")
+        return ""
+    }
+}
+
 /// A promise of any Swift `Clock` (family CL): a ``ConformanceRule`` whose check runs on a ``ClockUnderTest``.
 public typealias ClockRule = ConformanceRule
 
@@ -387,7 +430,7 @@ public enum ClockRules {
     public static let all: [ClockRule] = [
         ClockTimeRules.neverEarly, ClockTimeRules.pastDeadline, ClockTimeRules.monotonicNow,
         VirtualClockRules.tiesInOrder, VirtualClockRules.wakesAtDeadline, ClockTimeRules.cancellation,
-        ClockProgressRules.nearerSleep, VirtualClockRules.cancelledSleepLeavesNothing,
+        ClockProgressRules.nearerSleep, VirtualClockRules.cancelledSleepLeavesNothing, ClockTimeRules.stopped,
     ]
 
     public static func rule(_ id: RuleID) -> ClockRule? { all.first { $0.id == id } }

@@ -55,10 +55,12 @@ public struct ClockSubject: ConformanceSubject {
         }
     }
 
-    /// A fresh clock for the check.
+    /// A fresh clock for the check, shut down after it where it can be.
     public func withFreshTarget(_ progress: CheckProgress, _ check: (ClockUnderTest) throws -> String) throws -> String
     {
-        try check(make())
+        let clock = make()
+        defer { clock.shutDown?() }
+        return try check(clock)
     }
 
     /// Runs `rule` on a fresh clock: passed, failed with what went wrong, declared, or not applicable. The check
@@ -119,21 +121,27 @@ public struct ClockUnderTest: Sendable {
     public let now: @Sendable () -> Duration
     /// Sleeps until origin + the duration.
     public let sleep: @Sendable (Duration) async throws -> Void
+    /// Stops what wakes the clock's sleepers, for good (shuts down the scheduler behind it); called by CL9, and
+    /// after every check to free what the clock holds. Nil where nothing can stop the clock.
+    public let shutDown: (@Sendable () -> Void)?
 
-    /// A real clock.
-    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
-        self.init(clock, kind: .real, driver: nil)
+    /// A real clock; `shutDown`, where something can stop it (the scheduler of a `SchedulerClock` with a shutdown).
+    public init<C: Clock>(_ clock: C, shutDown: (@Sendable () -> Void)? = nil) where C.Duration == Duration {
+        self.init(clock, kind: .real, driver: nil, shutDown: shutDown)
     }
 
     /// A virtual clock and the way to drive it.
-    public init<C: Clock>(_ clock: C, driver: VirtualClockDriver) where C.Duration == Duration {
-        self.init(clock, kind: .virtual, driver: driver)
+    public init<C: Clock>(_ clock: C, driver: VirtualClockDriver, shutDown: (@Sendable () -> Void)? = nil)
+    where C.Duration == Duration {
+        self.init(clock, kind: .virtual, driver: driver, shutDown: shutDown)
     }
 
-    private init<C: Clock>(_ clock: C, kind: ClockKind, driver: VirtualClockDriver?) where C.Duration == Duration {
+    private init<C: Clock>(_ clock: C, kind: ClockKind, driver: VirtualClockDriver?, shutDown: (@Sendable () -> Void)?)
+    where C.Duration == Duration {
         let origin = clock.now
         self.kind = kind
         self.driver = driver
+        self.shutDown = shutDown
         self.now = { origin.duration(to: clock.now) }
         self.sleep = { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
     }
