@@ -38,16 +38,12 @@ public final class TestScheduler: TimedScheduler, VirtualTimeDriver {
 
     @discardableResult
     public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        let task = ScheduledWork(work)
-        engine.schedule(task, at: .zero, timed: false)
-        return task
+        engine.schedule(work, at: .zero, timed: false)
     }
 
     @discardableResult
     public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        let task = ScheduledWork(work)
-        engine.schedule(task, at: deadline, timed: true)
-        return task
+        engine.schedule(work, at: deadline, timed: true)
     }
 
     @discardableResult
