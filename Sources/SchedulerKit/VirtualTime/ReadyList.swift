@@ -45,32 +45,27 @@
     /// The position of the entry of rank `rank` (0: the one that became ready first).
     public func position(ofRank rank: Int) -> Int {
         precondition(rank >= 0 && rank < count, "ReadyList: rank \(rank) of \(count)")
-        // Fenwick descent: the largest prefix holding at most `rank` entries ends just before the one sought.
+        // Fenwick descent: the largest prefix holding at most `rank` entries ends just before the one sought. The
+        // tree has `slots.count + 1` nodes, so every index read is in bounds.
+        let size = slots.count
         var index = 0
-        var remaining = Int32(rank)
-        var step = 1
-        while step * 2 <= slots.count { step *= 2 }
-        while step > 0 {
-            let next = index + step
-            if next <= slots.count && tree[next] <= remaining {
-                index = next
-                remaining -= tree[next]
+        var remaining = Int32(truncatingIfNeeded: rank)
+        var step = 1 &<< (Int.bitWidth &- 1 &- size.leadingZeroBitCount)
+        tree.withUnsafeBufferPointer { tree in
+            while step > 0 {
+                let next = index &+ step
+                if next <= size && tree[next] <= remaining {
+                    index = next
+                    remaining &-= tree[next]
+                }
+                step &>>= 1
             }
-            step /= 2
         }
         return base + index
     }
 
     /// How many held entries precede `position`.
-    public func rank(ofPosition position: Int) -> Int {
-        var index = position - base
-        var sum: Int32 = 0
-        while index > 0 {
-            sum += tree[index]
-            index &= index - 1
-        }
-        return Int(sum)
-    }
+    public func rank(ofPosition position: Int) -> Int { Int(prefix(position - base)) }
 
     mutating func append(_ item: Item) {
         slots.append(item)
@@ -86,10 +81,12 @@
         let slot = position - base
         guard let item = slots[slot] else { preconditionFailure("ReadyList: position \(position) is not held") }
         slots[slot] = nil
-        var index = slot + 1
-        while index < tree.count {
-            tree[index] -= 1
-            index += index & -index
+        tree.withUnsafeMutableBufferPointer { tree in
+            var index = slot &+ 1
+            while index < tree.count {
+                tree[index] &-= 1
+                index &+= index & -index
+            }
         }
         count -= 1
         compactIfSparse()
@@ -109,14 +106,17 @@
         return slots.compactMap { $0 }
     }
 
+    /// How many held entries are among the first `end` slots (`end` at most `slots.count`).
     private func prefix(_ end: Int) -> Int32 {
-        var index = end
-        var sum: Int32 = 0
-        while index > 0 {
-            sum += tree[index]
-            index &= index - 1
+        tree.withUnsafeBufferPointer { tree in
+            var index = end
+            var sum: Int32 = 0
+            while index > 0 {
+                sum &+= tree[index]
+                index &= index &- 1
+            }
+            return sum
         }
-        return sum
     }
 
     /// Drops the taken slots before the first held one once they are half the list, so a long exploration keeps a
