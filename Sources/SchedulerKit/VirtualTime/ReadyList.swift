@@ -20,8 +20,9 @@
 
     /// Slot `i` holds the entry of position `base + i`, nil once taken.
     private var slots: [Item?] = []
-    /// Fenwick tree (1-based) of 1 per held slot.
-    private var tree: [Int32] = [0]
+    /// Fenwick tree of 1 per held slot: node `i` (1-based, one per slot) at `tree[i - 1]`, so that an empty list
+    /// allocates nothing.
+    private var tree: [Int32] = []
     private var base = 0
     public private(set) var count = 0
 
@@ -46,7 +47,7 @@
     public func position(ofRank rank: Int) -> Int {
         precondition(rank >= 0 && rank < count, "ReadyList: rank \(rank) of \(count)")
         // Fenwick descent: the largest prefix holding at most `rank` entries ends just before the one sought. The
-        // tree has `slots.count + 1` nodes, so every index read is in bounds.
+        // tree has a node per slot, so every index read is in bounds.
         let size = slots.count
         var index = 0
         var remaining = Int32(truncatingIfNeeded: rank)
@@ -54,9 +55,9 @@
         tree.withUnsafeBufferPointer { tree in
             while step > 0 {
                 let next = index &+ step
-                if next <= size && tree[next] <= remaining {
+                if next <= size && tree[next &- 1] <= remaining {
                     index = next
-                    remaining &-= tree[next]
+                    remaining &-= tree[next &- 1]
                 }
                 step &>>= 1
             }
@@ -83,8 +84,8 @@
         slots[slot] = nil
         tree.withUnsafeMutableBufferPointer { tree in
             var index = slot &+ 1
-            while index < tree.count {
-                tree[index] &-= 1
+            while index <= tree.count {
+                tree[index &- 1] &-= 1
                 index &+= index & -index
             }
         }
@@ -100,7 +101,7 @@
         defer {
             base += slots.count
             slots.removeAll()
-            tree = [0]
+            tree.removeAll()
             count = 0
         }
         return slots.compactMap { $0 }
@@ -112,7 +113,7 @@
             var index = end
             var sum: Int32 = 0
             while index > 0 {
-                sum &+= tree[index]
+                sum &+= tree[index &- 1]
                 index &= index &- 1
             }
             return sum
@@ -126,7 +127,7 @@
             if count == 0 {
                 base += slots.count
                 slots.removeAll(keepingCapacity: true)
-                tree.removeSubrange(1...)
+                tree.removeAll(keepingCapacity: true)
             }
             return
         }
@@ -134,8 +135,8 @@
         guard leading * 2 >= slots.count else { return }
         base += leading
         slots.removeFirst(leading)
-        tree = [0]
-        tree.reserveCapacity(slots.count + 1)
+        tree = []
+        tree.reserveCapacity(slots.count)
         for index in stride(from: 1, through: slots.count, by: 1) {
             let low = index & -index
             let own: Int32 = slots[index - 1] == nil ? 0 : 1

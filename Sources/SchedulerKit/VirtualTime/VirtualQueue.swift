@@ -70,8 +70,9 @@ final class VirtualQueue {
     private static let chunkShift = 8
     private static let chunkSize = 1 << chunkShift
     // Unchecked: the engine's lock already makes every access exclusive.
-    @exclusivity(unchecked) private var chunks: UnsafeMutablePointer<UnsafeMutablePointer<Slot>>
-    @exclusivity(unchecked) private var chunkCapacity = 4
+    /// Allocated with the first slot (an engine whose work all goes to a strategy's ready list never needs one).
+    @exclusivity(unchecked) private var chunks: UnsafeMutablePointer<UnsafeMutablePointer<Slot>>?
+    @exclusivity(unchecked) private var chunkCapacity = 0
     @exclusivity(unchecked) private var chunkCount = 0
     /// Slots ever handed out; those from here on are uninitialised.
     @exclusivity(unchecked) private var used: Int32 = 0
@@ -86,10 +87,11 @@ final class VirtualQueue {
     /// The current batch: what runs at each place (a closure, or a node or tick), the slot of each closure by its
     /// place (-1 for a node or tick, whose slot is freed at once), and how many places. Only the driving thread
     /// touches the work, when it takes the batch (with the lock) and as it runs it (without).
-    @exclusivity(unchecked) private var batchWork: UnsafeMutablePointer<Payload>
+    /// Both allocated with the first batch (an engine with a strategy takes none).
+    @exclusivity(unchecked) private var batchWork: UnsafeMutablePointer<Payload>?
     /// The closures' slots are also chained through their `next`, from the last batched to the first, so that they
     /// join the free list in one step.
-    @exclusivity(unchecked) private var batchSlots: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private var batchSlots: UnsafeMutablePointer<Int32>?
     @exclusivity(unchecked) private var batchSize = 0
     @exclusivity(unchecked) private var batchFirst: Int32 = -1
     @exclusivity(unchecked) private var batchLast: Int32 = -1
@@ -101,25 +103,22 @@ final class VirtualQueue {
     /// reads the other's in the value it replaced, so exactly one wins, and the runner takes no lock per task.
     let claims = Atomic<UInt64>(0)
 
-    init() {
-        chunks = .allocate(capacity: chunkCapacity)
-        batchSlots = .allocate(capacity: Self.batchLimit)
-        batchWork = .allocate(capacity: Self.batchLimit)
-    }
+    init() {}
 
     deinit {
         for chunk in 0..<chunkCount {
-            chunks[chunk].deinitialize(count: min(Self.chunkSize, Int(used) - chunk * Self.chunkSize))
-            chunks[chunk].deallocate()
+            chunks.unsafelyUnwrapped[chunk].deinitialize(
+                count: min(Self.chunkSize, Int(used) - chunk * Self.chunkSize))
+            chunks.unsafelyUnwrapped[chunk].deallocate()
         }
-        chunks.deallocate()
-        batchSlots.deallocate()
-        batchWork.deallocate()
+        chunks?.deallocate()
+        batchSlots?.deallocate()
+        batchWork?.deallocate()
     }
 
     @inline(__always)
     private func slot(_ index: Int32) -> UnsafeMutablePointer<Slot> {
-        chunks[Int(index) &>> Self.chunkShift] + (Int(index) & (Self.chunkSize &- 1))
+        chunks.unsafelyUnwrapped[Int(index) &>> Self.chunkShift] + (Int(index) & (Self.chunkSize &- 1))
     }
 
     var isEmpty: Bool { count == 0 }
@@ -175,13 +174,14 @@ final class VirtualQueue {
     private func grow() -> Int32 {
         if Int(used) == chunkCount * Self.chunkSize {
             if chunkCount == chunkCapacity {
-                let larger = UnsafeMutablePointer<UnsafeMutablePointer<Slot>>.allocate(capacity: chunkCapacity * 2)
-                larger.moveInitialize(from: chunks, count: chunkCount)
-                chunks.deallocate()
+                let capacity = max(4, chunkCapacity * 2)
+                let larger = UnsafeMutablePointer<UnsafeMutablePointer<Slot>>.allocate(capacity: capacity)
+                if let chunks { larger.moveInitialize(from: chunks, count: chunkCount) }
+                chunks?.deallocate()
                 chunks = larger
-                chunkCapacity *= 2
+                chunkCapacity = capacity
             }
-            chunks[chunkCount] = .allocate(capacity: Self.chunkSize)
+            chunks.unsafelyUnwrapped[chunkCount] = .allocate(capacity: Self.chunkSize)
             chunkCount += 1
         }
         slot(used).initialize(
@@ -320,6 +320,10 @@ final class VirtualQueue {
         dueBy limit: SchedulerTime, atMost maxCount: Int, discard: (UInt64) -> Void
     ) -> (count: Int, due: SchedulerTime)? {
         if batchSize > 0 { endBatch() }
+        if batchWork == nil {
+            batchWork = .allocate(capacity: Self.batchLimit)
+            batchSlots = .allocate(capacity: Self.batchLimit)
+        }
         guard let first = popLiveSlot(dueBy: limit, discard: discard) else { return nil }
         let due = slot(first).pointee.deadline
         addToBatch(first, at: 0)
@@ -360,6 +364,8 @@ final class VirtualQueue {
     @inline(__always)
     private func addToBatch(_ slotIndex: Int32, at index: Int) {
         let entry = slot(slotIndex)
+        let batchWork = batchWork.unsafelyUnwrapped
+        let batchSlots = batchSlots.unsafelyUnwrapped
         // Moved as it is, bits and all: no reference is counted.
         withUnsafeMutablePointer(to: &entry.pointee.payload) { payload in
             (batchWork + index).moveInitialize(from: payload, count: 1)
@@ -380,7 +386,7 @@ final class VirtualQueue {
 
     /// Takes the work at the batch's `index`-th place out (a closure, or a node or tick); the driving thread only.
     @inline(__always)
-    func takeBatched(at index: Int) -> Payload { (batchWork + index).move() }
+    func takeBatched(at index: Int) -> Payload { (batchWork.unsafelyUnwrapped + index).move() }
 
     /// Whether the runner may start the `index`-th closure of the batch (false: a cancel stopped it first). Called
     /// without the lock, once per closure.
@@ -413,7 +419,7 @@ final class VirtualQueue {
         case .batched:
             let place = UInt64(entry.pointee.batchIndex)
             // Not in the current batch: its batch ended, so it ran.
-            guard place < batchSize, batchSlots[Int(place)] == index else { return .tooLate }
+            guard place < batchSize, batchSlots.unsafelyUnwrapped[Int(place)] == index else { return .tooLate }
             let bit: UInt64 = 1 &<< place
             let old = claims.bitwiseOr(bit &<< 32, ordering: .acquiringAndReleasing).oldValue
             guard old & bit == 0 else { return .tooLate }
