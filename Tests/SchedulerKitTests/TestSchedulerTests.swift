@@ -172,43 +172,55 @@ import Testing
     }
 }
 
-/// The queue holds its entries as unmanaged references (plain bits, no reference counting while they move), so
-/// every way an entry leaves it must give its reference back exactly once: run, purged after a cancel, or dropped
-/// with the scheduler.
+/// The queue holds closures in slots it reuses and nodes and ticks as unmanaged references, so every way an entry
+/// leaves it must give back what it holds exactly once: run, cancelled, purged after a cancel, or dropped with the
+/// scheduler.
 @Suite struct TestSchedulerOwnershipTests {
     @Test func pendingWorkIsReleasedWithTheScheduler() {
         weak var capture: Capture?
-        weak var handle: ScheduledWork?
         weak var tick: RepeatingWork?
+        let handle: any Cancellable
         do {
             let scheduler = TestScheduler()
             let object = Capture()
             capture = object
-            handle = scheduler.schedule(at: .zero + .seconds(60)) { object.touch() } as? ScheduledWork
+            handle = scheduler.schedule(at: .zero + .seconds(60)) { object.touch() }
             tick = scheduler.schedule(at: .zero, every: .seconds(1), leeway: .zero) { object.touch() } as? RepeatingWork
             scheduler.advance(by: .seconds(3))
         }
         #expect(capture == nil, "the closures of pending work outlived their scheduler")
-        #expect(handle == nil && tick == nil, "a queued entry kept its node alive")
+        #expect(tick == nil, "a queued tick kept its node alive")
+        // The handle outlives its scheduler: there is nothing left to cancel, and it never was cancelled.
+        #expect(!handle.cancel() && !handle.isCancelled)
     }
 
-    @Test func purgedEntriesAndRunTasksAreReleased() {
+    @Test func cancelledPurgedAndRunTasksReleaseTheirClosures() {
         let scheduler = TestScheduler()
-        var handles: [ScheduledWork] = []
-        for index in 0..<3_000 {
-            let handle = scheduler.schedule(at: .zero + .seconds(3_600) + .milliseconds(Int64(index))) {}
-            handles.append(handle as! ScheduledWork)
+        weak var cancelled: Capture?
+        var handles: [any Cancellable] = []
+        do {
+            let object = Capture()
+            cancelled = object
+            for index in 0..<3_000 {
+                handles.append(
+                    scheduler.schedule(at: .zero + .seconds(3_600) + .milliseconds(Int64(index))) { object.touch() })
+            }
         }
         for handle in handles { #expect(handle.cancel()) }
-        weak let cancelled = handles[0]
-        handles.removeAll()
+        #expect(cancelled == nil, "a cancelled closure outlived its cancel")
+        #expect(handles.allSatisfy { $0.isCancelled })
         for _ in 0..<3_000 { scheduler.schedule {} }  // grows the queue past the purge threshold
-        #expect(cancelled == nil, "a purged entry kept its node alive")
-        weak var ran: ScheduledWork?
-        do { ran = scheduler.schedule {} as? ScheduledWork }
+        #expect(scheduler.pendingCount < 6_000, "the purge left the dead entries queued")
+        weak var ran: Capture?
+        do {
+            let object = Capture()
+            ran = object
+            scheduler.schedule { object.touch() }
+        }
         scheduler.advance()
-        #expect(ran == nil, "a task that ran kept its node alive")
+        #expect(ran == nil, "a task that ran kept its closure alive")
         #expect(scheduler.pendingCount == 0)
+        #expect(handles.allSatisfy { $0.isCancelled }, "a cancelled task's handle forgot its cancel")
     }
 
     @Test func aTickThatEndsIsReleased() {
@@ -245,5 +257,95 @@ import Testing
         #expect(scheduler.now == .zero + .milliseconds(1_500))
         #expect(!scheduler.step())
         #expect(scheduler.now == .zero + .milliseconds(1_500))
+    }
+}
+
+/// A handle is a value naming a slot the queue reuses and the task's sequence number: it must act on its own task
+/// only, whatever the slot holds later, and say truthfully what became of it.
+@Suite struct TestSchedulerHandleTests {
+    @Test func aStaleHandleNeverCancelsTheTaskThatReusedItsSlot() {
+        let scheduler = TestScheduler()
+        let ran = Counter()
+        let first = scheduler.schedule { ran.increment() }
+        scheduler.advance()
+        let second = scheduler.schedule { ran.increment() }  // the slot the first one left
+        #expect(!first.cancel(), "a finished task was cancelled")
+        #expect(!first.isCancelled && !second.isCancelled)
+        scheduler.advance()
+        #expect(ran.value == 2)
+    }
+
+    @Test func isCancelledOutlivesTheSlot() {
+        let scheduler = TestScheduler()
+        let cancelled = scheduler.schedule(at: .zero + .seconds(1)) {}
+        let ran = scheduler.schedule {}
+        #expect(cancelled.cancel())
+        #expect(!cancelled.cancel(), "a second cancel said true")
+        scheduler.advance(by: .seconds(2))
+        for _ in 0..<10_000 { scheduler.schedule {} }  // reuses both slots, over several ledgers
+        scheduler.advance()
+        #expect(cancelled.isCancelled)
+        #expect(!ran.isCancelled && !ran.cancel())
+    }
+
+    @Test func aTaskCancelsALaterOneDueAtTheSameTime() {
+        let scheduler = TestScheduler()
+        let log = Shared<[String]>([])
+        let later = Shared<(any Cancellable)?>(nil)
+        let answer = Shared<Bool?>(nil)
+        weak var capture: Capture?
+        scheduler.schedule {
+            let cancelled = later.value?.cancel()
+            answer.update { $0 = cancelled }
+            log.update { $0.append("first") }
+        }
+        do {
+            let object = Capture()
+            capture = object
+            later.update {
+                $0 = scheduler.schedule {
+                    object.touch()
+                    log.update { $0.append("second") }
+                }
+            }
+        }
+        scheduler.schedule { log.update { $0.append("third") } }
+        scheduler.advance()
+        #expect(answer.value == true, "a cancel before the task started said false")
+        #expect(log.value == ["first", "third"])
+        #expect(later.value?.isCancelled == true)
+        later.update { $0 = nil }
+        #expect(capture == nil, "the cancelled closure outlived the advance that reached it")
+    }
+
+    @Test func aRunningTaskCannotBeCancelled() {
+        let scheduler = TestScheduler()
+        let handle = Shared<(any Cancellable)?>(nil)
+        let answer = Shared<Bool?>(nil)
+        handle.update { $0 = scheduler.schedule { answer.update { $0 = handle.value?.cancel() } } }
+        scheduler.advance()
+        #expect(answer.value == false)
+        #expect(handle.value?.isCancelled == false)
+    }
+
+    @Test func cancelsRaceTheDrainAndEachTaskEndsOnce() async {
+        let scheduler = TestScheduler()
+        let tasks = 20_000
+        let ran = (0..<tasks).map { _ in Counter() }
+        let handles = (0..<tasks).map { index in scheduler.schedule { ran[index].increment() } }
+        let cancelledTrue = Counter()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { scheduler.advance() }
+            group.addTask {
+                for index in stride(from: tasks - 1, through: 0, by: -1) where handles[index].cancel() {
+                    cancelledTrue.increment()
+                }
+            }
+        }
+        scheduler.advance()
+        let ranCount = ran.filter { $0.value == 1 }.count
+        #expect(ran.allSatisfy { $0.value <= 1 })
+        #expect(ranCount + cancelledTrue.value == tasks)
+        for index in 0..<tasks { #expect((ran[index].value == 1) != handles[index].isCancelled) }
     }
 }

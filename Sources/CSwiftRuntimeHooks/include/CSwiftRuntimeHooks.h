@@ -15,4 +15,12 @@ const char *_Nullable schedulerkit_runtime_crash_message(void);
 /// one.
 _Bool schedulerkit_restore_runtime_crash_message(const char *_Nullable current, const char *_Nullable previous);
 
+#include <stdint.h>
+
+/// Takes `n` strong references to a Swift object in one atomic add (the runtime's `swift_retain_n`); returns it.
+void *_Nonnull schedulerkit_retain_n(void *_Nonnull object, uint32_t n);
+
+/// Gives back `n` strong references to a Swift object in one atomic subtraction (the runtime's `swift_release_n`).
+void schedulerkit_release_n(void *_Nonnull object, uint32_t n);
+
 #endif

@@ -20,8 +20,9 @@
 
     /// Slot `i` holds the entry of position `base + i`, nil once taken.
     private var slots: [Item?] = []
-    /// Fenwick tree (1-based) of 1 per held slot.
-    private var tree: [Int32] = [0]
+    /// Fenwick tree of 1 per held slot: node `i` (1-based, one per slot) at `tree[i - 1]`, so that an empty list
+    /// allocates nothing.
+    private var tree: [Int32] = []
     private var base = 0
     public private(set) var count = 0
 
@@ -45,32 +46,27 @@
     /// The position of the entry of rank `rank` (0: the one that became ready first).
     public func position(ofRank rank: Int) -> Int {
         precondition(rank >= 0 && rank < count, "ReadyList: rank \(rank) of \(count)")
-        // Fenwick descent: the largest prefix holding at most `rank` entries ends just before the one sought.
+        // Fenwick descent: the largest prefix holding at most `rank` entries ends just before the one sought. The
+        // tree has a node per slot, so every index read is in bounds.
+        let size = slots.count
         var index = 0
-        var remaining = Int32(rank)
-        var step = 1
-        while step * 2 <= slots.count { step *= 2 }
-        while step > 0 {
-            let next = index + step
-            if next <= slots.count && tree[next] <= remaining {
-                index = next
-                remaining -= tree[next]
+        var remaining = Int32(truncatingIfNeeded: rank)
+        var step = 1 &<< (Int.bitWidth &- 1 &- size.leadingZeroBitCount)
+        tree.withUnsafeBufferPointer { tree in
+            while step > 0 {
+                let next = index &+ step
+                if next <= size && tree[next &- 1] <= remaining {
+                    index = next
+                    remaining &-= tree[next &- 1]
+                }
+                step &>>= 1
             }
-            step /= 2
         }
         return base + index
     }
 
     /// How many held entries precede `position`.
-    public func rank(ofPosition position: Int) -> Int {
-        var index = position - base
-        var sum: Int32 = 0
-        while index > 0 {
-            sum += tree[index]
-            index &= index - 1
-        }
-        return Int(sum)
-    }
+    public func rank(ofPosition position: Int) -> Int { Int(prefix(position - base)) }
 
     mutating func append(_ item: Item) {
         slots.append(item)
@@ -86,10 +82,12 @@
         let slot = position - base
         guard let item = slots[slot] else { preconditionFailure("ReadyList: position \(position) is not held") }
         slots[slot] = nil
-        var index = slot + 1
-        while index < tree.count {
-            tree[index] -= 1
-            index += index & -index
+        tree.withUnsafeMutableBufferPointer { tree in
+            var index = slot &+ 1
+            while index <= tree.count {
+                tree[index &- 1] &-= 1
+                index &+= index & -index
+            }
         }
         count -= 1
         compactIfSparse()
@@ -103,20 +101,23 @@
         defer {
             base += slots.count
             slots.removeAll()
-            tree = [0]
+            tree.removeAll()
             count = 0
         }
         return slots.compactMap { $0 }
     }
 
+    /// How many held entries are among the first `end` slots (`end` at most `slots.count`).
     private func prefix(_ end: Int) -> Int32 {
-        var index = end
-        var sum: Int32 = 0
-        while index > 0 {
-            sum += tree[index]
-            index &= index - 1
+        tree.withUnsafeBufferPointer { tree in
+            var index = end
+            var sum: Int32 = 0
+            while index > 0 {
+                sum &+= tree[index &- 1]
+                index &= index &- 1
+            }
+            return sum
         }
-        return sum
     }
 
     /// Drops the taken slots before the first held one once they are half the list, so a long exploration keeps a
@@ -126,7 +127,7 @@
             if count == 0 {
                 base += slots.count
                 slots.removeAll(keepingCapacity: true)
-                tree.removeSubrange(1...)
+                tree.removeAll(keepingCapacity: true)
             }
             return
         }
@@ -134,8 +135,8 @@
         guard leading * 2 >= slots.count else { return }
         base += leading
         slots.removeFirst(leading)
-        tree = [0]
-        tree.reserveCapacity(slots.count + 1)
+        tree = []
+        tree.reserveCapacity(slots.count)
         for index in stride(from: 1, through: slots.count, by: 1) {
             let low = index & -index
             let own: Int32 = slots[index - 1] == nil ? 0 : 1

@@ -11,6 +11,9 @@
 /// - Any thread may schedule and cancel at any time, also from inside actions: actions run with the state lock
 ///   released. Concurrent drivers are serialised; driving it from inside one of its own actions is a precondition
 ///   failure.
+/// - Scheduling allocates nothing of its own: the handle is a value naming the task's slot in the queue, and acts on
+///   that task only (a slot reused by a later task is not its own); `cancel()` releases the closure at once, and
+///   `isCancelled` stays truthful for as long as the handle lives.
 ///
 /// The clock, the queue and the driving are the package's one virtual-time engine (`VirtualTimeEngine`), in
 /// first-in-first-out order; the explorer's `ExploringScheduler` is the same engine with a strategy choosing.
@@ -38,16 +41,12 @@ public final class TestScheduler: TimedScheduler, VirtualTimeDriver {
 
     @discardableResult
     public func schedule(_ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        let task = ScheduledWork(work)
-        engine.schedule(task, at: .zero, timed: false)
-        return task
+        engine.schedule(work, at: .zero, timed: false)
     }
 
     @discardableResult
     public func schedule(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        let task = ScheduledWork(work)
-        engine.schedule(task, at: deadline, timed: true)
-        return task
+        engine.schedule(work, at: deadline, timed: true)
     }
 
     @discardableResult

@@ -14,10 +14,10 @@ extension VirtualTimeEngine {
     /// returned: the explorer names the tasks they belong to).
     @_spi(Explorer) public func pendingEntries() -> [PendingEntry] {
         state.withLock { state in
-            let timers = state.timers.entries.filter { !$0.payload.isDead }.map { entry in
+            let timers = state.queue.entries.filter { !$0.isDead }.map { entry in
                 PendingEntry(
                     deadline: entry.deadline, carried: state.carriedLater[entry.sequence] ?? .closure,
-                    identity: entry.payload.identity, isTick: entry.payload.isTick)
+                    identity: entry.work?.identity ?? 0, isTick: entry.work?.isTick ?? false)
             }
             let ready = (state.ready?.items ?? []).filter { !$0.work.isDead }.map { item in
                 PendingEntry(

@@ -1,3 +1,5 @@
+import CSwiftRuntimeHooks
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -24,17 +26,20 @@
 // state lock held.
 @_spi(Explorer) public final class VirtualTimeEngine: @unchecked Sendable {
     // Internal, not private: `VirtualTimeEngine+Pending.swift` reads it under its lock.
-    let state: Locked<State>
+    let state: SpinLocked<State>
     /// Serialises drivers (advance, step, run, an exploration), never held by schedule or cancel.
     private let drivers = ConditionLock()
     /// The thread that drives now, if any: work scheduled from any other thread is from outside.
     private let driver = Locked<pthread_t?>(nil)
     private let chooser: (any ReadyWorkChooser)?
 
+    /// The queue, also reachable without the lock for what its batches settle by atomics (``VirtualQueue/claims``).
+    private let queue: VirtualQueue
+
     struct State {
         var now: SchedulerTime
         /// Work not yet ready (all of it, in first-in-first-out order, where no strategy chooses).
-        var timers = TimerQueue<VirtualWork>()
+        let queue: VirtualQueue
         /// Work ready for a strategy to choose from; nil in first-in-first-out order.
         var ready: ReadyList?
         /// Where work scheduled from outside the driving thread came from, by sequence number.
@@ -44,6 +49,12 @@
         var carriedLater: [UInt64: ScheduledWork.Carried] = [:]
         /// Entries taken, counted from 1 (a strategy's step).
         var steps = 0
+        /// The ledger of the handles made now (``VirtualTaskLedger``). Unmanaged: the ledger holds this state, which
+        /// must not hold it. The engine holds one reference to it and `ledgerCredits` more, taken in one atomic add
+        /// when it started the ledger, one for each handle it may still make there; a handle takes one over instead
+        /// of retaining. The rest go back when the engine starts the next ledger or ends.
+        var ledger: Unmanaged<VirtualTaskLedger>?
+        var ledgerCredits: UInt32 = 0
     }
 
     /// One entry taken to run: what it is, and the choice that took it.
@@ -64,35 +75,82 @@
 
     /// A clock at `now`; `chooser` picks among the ready work (nil: first-in-first-out).
     public init(now: SchedulerTime = .zero, chooser: (any ReadyWorkChooser)? = nil) {
-        self.state = Locked(State(now: now, ready: chooser == nil ? nil : ReadyList()))
+        let queue = VirtualQueue()
+        self.queue = queue
+        self.state = SpinLocked(State(now: now, queue: queue, ready: chooser == nil ? nil : ReadyList()))
         self.chooser = chooser
     }
 
-    /// Pending work is dropped with the engine: each entry's closure is released here.
+    /// Pending work is dropped with the engine: each entry's closure is released here, after the lock (a capture's
+    /// deinit may call a handle, whose ledger may outlive the engine).
     deinit {
-        state.withLock { state in
-            for entry in state.timers.removeAll() { entry.release() }
-            for item in state.ready?.removeAll() ?? [] { item.work.release() }
+        let (entries, ready) = state.withLock { state in
+            if let ledger = state.ledger { schedulerkit_release_n(ledger.toOpaque(), state.ledgerCredits + 1) }
+            state.ledger = nil
+            return (state.queue.removeAll(), state.ready?.removeAll() ?? [])
         }
+        for entry in entries { entry.payload.work?.release() }
+        for item in ready { item.work.release() }
     }
 
     public var now: SchedulerTime { state.withLock { $0.now } }
 
     /// Entries still queued (cancelled ones may be counted until they are reached or purged).
-    public var pendingCount: Int { state.withLock { $0.timers.count + ($0.ready?.count ?? 0) } }
+    public var pendingCount: Int { state.withLock { $0.queue.count + ($0.ready?.count ?? 0) } }
 
     /// How many entries are queued, and the earliest due time among them.
     public func pendingSummary() -> (count: Int, earliest: SchedulerTime?) {
         state.withLock { state in
             // The runner asks this every step: two optionals compared, no array built.
             let ready = state.ready.flatMap { $0.isEmpty ? nil : $0[$0.position(ofRank: 0)]?.deadline }
-            let timer = state.timers.earliestDeadline
+            let timer = state.queue.earliestDeadline
             let earliest = ready.map { ready in timer.map { min(ready, $0) } ?? ready } ?? timer
-            return (state.timers.count + (state.ready?.count ?? 0), earliest)
+            return (state.queue.count + (state.ready?.count ?? 0), earliest)
         }
     }
 
     // MARK: Scheduling
+
+    /// Queues a closure due at `deadline` (the current `now` if that is earlier) and returns its handle. In
+    /// first-in-first-out order the closure waits in a slot of the queue and its handle is a value that names the
+    /// slot (``VirtualTaskHandle``): nothing is allocated. Where a strategy chooses, it travels in a node, which is
+    /// its handle (what carried it is part of what a strategy sees).
+    @inline(__always)
+    public func schedule(
+        _ work: @escaping @Sendable () -> Void, at deadline: SchedulerTime, timed: Bool
+    ) -> any Cancellable {
+        guard chooser == nil else {
+            let node = ScheduledWork(work)
+            schedule(node, at: deadline, timed: timed)
+            return node
+        }
+        return state.withLock { state in
+            let sequence = state.queue.takeSequence()
+            let slot = state.queue.insert(.init(closure: work), at: max(deadline, state.now), sequence: sequence)
+            state.queue.purgeIfGrown()
+            return VirtualTaskHandle(ledger: ledger(for: sequence, in: &state), sequence: sequence, slot: slot)
+        }
+    }
+
+    /// The ledger of the handle of task `sequence`: the current one, or a new one once its span is used up.
+    @inline(__always)
+    private func ledger(for sequence: UInt64, in state: inout State) -> VirtualTaskLedger {
+        if state.ledgerCredits == 0 || !state.ledger.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.covers(sequence) })
+        {
+            startLedger(at: sequence, in: &state)
+        }
+        state.ledgerCredits &-= 1
+        return state.ledger.unsafelyUnwrapped.takeRetainedValue()
+    }
+
+    @inline(never)
+    private func startLedger(at sequence: UInt64, in state: inout State) {
+        if let ledger = state.ledger { schedulerkit_release_n(ledger.toOpaque(), state.ledgerCredits + 1) }
+        let ledger = Unmanaged.passRetained(VirtualTaskLedger(state: self.state, base: sequence))
+        _ = schedulerkit_retain_n(ledger.toOpaque(), UInt32(VirtualTaskLedger.span))
+        state.ledger = ledger
+        state.ledgerCredits = UInt32(VirtualTaskLedger.span)
+    }
 
     /// Queues one-shot work due at `deadline` (the current `now` if that is earlier). `carried` says what carried
     /// it where the caller knows better than the node (a job of no task attributed to the task it continues).
@@ -103,17 +161,17 @@
         let carried = chooser == nil ? ScheduledWork.Carried.closure : carried ?? task.carried
         let work = VirtualWork.once(task, timed: timed)
         state.withLock { state in
-            let sequence = state.timers.takeSequence()
+            let sequence = state.queue.takeSequence()
             if let origin { state.origins[sequence] = origin }
             state.insert(work, at: max(deadline, state.now), sequence: sequence, carried: carried)
-            state.timers.purgeIfGrown(\.isDead) { $0.release() }
+            state.queue.purgeIfGrown()
         }
     }
 
     /// Queues a repetition whose first tick is due at `start` (the current `now` if that is earlier).
     public func scheduleRepeating(_ work: RepeatingWork, at start: SchedulerTime, every interval: Duration) {
         state.withLock { state in
-            let tick = VirtualTick(work: work, interval: interval, sequence: state.timers.takeSequence())
+            let tick = VirtualTick(work: work, interval: interval, sequence: state.queue.takeSequence())
             state.insert(.tick(tick), at: max(start, state.now), sequence: tick.sequence, carried: .closure)
         }
     }
@@ -150,8 +208,8 @@
             let steps = runDue(by: .distantFuture, atMost: maxSteps, owner: owner)
             // Cancelled entries are not pending work: a run whose last step drained every live task says drained.
             let pending = state.withLock { state in
-                state.timers.purge(\.isDead) { $0.release() }
-                return state.timers.count + (state.ready?.count ?? 0)
+                state.queue.purge()
+                return state.queue.count + (state.ready?.count ?? 0)
             }
             return pending == 0 || steps < maxSteps
                 ? .drained(steps: steps) : .stoppedEarly(steps: steps, pending: pending)
@@ -182,18 +240,10 @@
 
     /// Takes the next entry due by `limit`: the strategy's choice among the ready ones (the first ready, past the
     /// strategy, with `firstInFirstOut`), moving `now` to the earliest due time (past cancelled entries) when nothing
-    /// is ready; nil if nothing is due by `limit`.
+    /// is ready; nil if nothing is due by `limit`. For an engine with a strategy (its entries are nodes and ticks).
     public func takeNext(dueBy limit: SchedulerTime, firstInFirstOut: Bool = false) -> Taken? {
         state.withLock { state -> Taken? in
-            guard var ready = state.ready else {
-                guard let entry = state.popLive(dueBy: limit) else { return nil }
-                state.now = max(state.now, entry.deadline)
-                state.steps += 1
-                return Taken(
-                    deadline: entry.deadline, sequence: entry.sequence, work: entry.payload, carried: .closure, rank: 0,
-                    of: 1, note: 0,
-                    origin: state.origins.isEmpty ? nil : state.origins.removeValue(forKey: entry.sequence))
-            }
+            guard var ready = state.ready else { preconditionFailure("takeNext: an engine without a strategy") }
             state.ready = nil  // held here alone while it changes, so it is not copied
             defer { state.ready = ready }
             if ready.isEmpty {
@@ -202,7 +252,7 @@
                 ready.append(state.readyItem(entry))
             }
             // Everything due by now becomes ready, in (due, submission) order, after what already was.
-            while let entry = state.timers.popDue(at: state.now) { ready.append(state.readyItem(entry)) }
+            while let entry = state.queue.popDue(at: state.now) { ready.append(state.readyItem(entry)) }
             state.steps += 1
             let position =
                 firstInFirstOut ? ready.position(ofRank: 0) : chooser!.choose(in: &ready, step: state.steps)
@@ -218,18 +268,18 @@
 
     /// Runs one taken entry with `owner` current and the state lock released; false if it had been cancelled.
     public func perform(_ taken: Taken, owner: some Scheduler) -> Bool {
-        perform(taken.work, due: taken.deadline, owner: owner)
+        Schedulers.performAsCurrent(owner) { perform(taken.work, due: taken.deadline) }
     }
 
-    /// Inlined into the loops that call it: a call per task was 17 of the ~420 instructions a virtual task costs to
-    /// run (callgrind, `bench check`).
+    /// Runs a node or a tick, with the owner already current. Inlined into the loops that call it: a call per task
+    /// was 17 of the ~420 instructions a virtual task cost to run (callgrind, `bench check`).
     @inline(__always)
-    private func perform(_ work: VirtualWork, due: SchedulerTime, owner: some Scheduler) -> Bool {
+    private func perform(_ work: VirtualWork, due: SchedulerTime) -> Bool {
         switch work.take() {
         case .once(let task):
-            return Schedulers.performAsCurrent(owner) { task.run() }
+            return task.run()
         case .tick(let tick):
-            let outcome = Schedulers.performAsCurrent(owner) { tick.work.runTick() }
+            let outcome = tick.work.runTick()
             if outcome.goesOn { rearm(tick, after: due) }
             return outcome.ran
         }
@@ -243,48 +293,62 @@
     /// Drops everything queued, cancelling it, and says how many entries there were: the end of a schedule, where a
     /// job left unrun leaves its task suspended for good.
     public func dropPending() -> Int {
-        let (timers, ready) = state.withLock { state in
+        let (entries, ready) = state.withLock { state in
             defer {
                 state.origins.removeAll()
                 state.carriedLater.removeAll()
             }
-            return (state.timers.removeAll(), state.ready?.removeAll() ?? [])
+            return (state.queue.removeAll(), state.ready?.removeAll() ?? [])
         }
-        for entry in timers { entry.cancelAndRelease() }
+        // Where a strategy chooses, closures travel in nodes: every entry is a node or a tick.
+        for entry in entries { entry.payload.work?.cancelAndRelease() }
         for item in ready { item.work.cancelAndRelease() }
-        return timers.count + ready.count
+        return entries.count + ready.count
     }
 
     // MARK: Many entries at a time
 
-    /// At most this many entries leave the queue in one visit to the lock, in first-in-first-out order.
-    private static let batchLimit = 64
-
     /// Runs up to `maxTasks` live tasks due by `limit`; returns how many ran (cancelled entries are skipped and not
-    /// counted). In first-in-first-out order each visit to the lock takes out every entry of the earliest deadline
-    /// (up to `batchLimit` and the tasks still wanted): work those tasks add is due no earlier and sequenced later,
-    /// and a repeating tick re-arms a whole interval later, so running the batch in order keeps the order, and a
-    /// cancel still wins over a batched task through the task's own atomic state.
+    /// counted). The owner is made current once for all of them (no code but theirs runs on this thread meanwhile).
     private func runDue(by limit: SchedulerTime, atMost maxTasks: Int, owner: some Scheduler) -> Int {
-        var ran = 0
         guard chooser == nil else {
-            while ran < maxTasks, let taken = takeNext(dueBy: limit) {
-                if perform(taken, owner: owner) { ran += 1 }
+            return Schedulers.performAsCurrent(owner) {
+                var ran = 0
+                while ran < maxTasks, let taken = takeNext(dueBy: limit) {
+                    if perform(taken.work, due: taken.deadline) { ran += 1 }
+                }
+                return ran
             }
-            return ran
         }
-        var batch: [TimerQueue<VirtualWork>.Entry] = []
+        return Schedulers.performAsCurrent(owner) { runInBatches(by: limit, atMost: maxTasks) }
+    }
+
+    /// In first-in-first-out order each visit to the lock takes out every entry of the earliest deadline (up to
+    /// ``VirtualQueue/batchLimit`` and the tasks still wanted): work those tasks add is due no earlier and sequenced
+    /// later, and a repeating tick re-arms a whole interval later, so running the batch in order keeps the order, and
+    /// a cancel still wins over a batched closure until it starts (``VirtualQueue/claim(_:)``).
+    @inline(__always)
+    private func runInBatches(by limit: SchedulerTime, atMost maxTasks: Int) -> Int {
+        var ran = 0
         while ran < maxTasks {
-            let wanted = min(maxTasks - ran, Self.batchLimit)
-            batch.removeAll(keepingCapacity: true)
-            state.withLock { state in
-                guard let first = state.popLive(dueBy: limit) else { return }
-                state.now = max(state.now, first.deadline)
-                batch.append(first)
-                state.timers.popDue(at: first.deadline, atMost: wanted - 1, into: &batch)
+            let wanted = min(maxTasks - ran, VirtualQueue.batchLimit)
+            let taken = state.withLock { state -> (count: Int, due: SchedulerTime)? in
+                guard let taken = state.takeBatch(dueBy: limit, atMost: wanted) else { return nil }
+                state.now = max(state.now, taken.due)
+                return taken
             }
-            if batch.isEmpty { return ran }
-            for entry in batch where perform(entry.payload, due: entry.deadline, owner: owner) { ran += 1 }
+            guard let taken else { return ran }
+            for index in 0..<taken.count {
+                let payload = queue.takeBatched(at: index)
+                if let closure = payload.closure {
+                    if queue.claim(index) {
+                        closure()
+                        ran &+= 1
+                    }
+                } else if let work = payload.work, perform(work, due: taken.due) {
+                    ran &+= 1
+                }
+            }
         }
         return ran
     }

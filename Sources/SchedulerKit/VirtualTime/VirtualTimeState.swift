@@ -7,27 +7,34 @@ extension VirtualTimeEngine.State {
             ready!.append(ReadyList.Item(deadline: due, sequence: sequence, work: work, carried: carried))
         } else {
             if carried != .closure { carriedLater[sequence] = carried }
-            timers.insert(work, at: due, sequence: sequence)
+            queue.insert(.init(work: work), at: due, sequence: sequence)
         }
     }
 
-    /// An entry of the timers as it becomes ready.
-    mutating func readyItem(_ entry: TimerQueue<VirtualWork>.Entry) -> ReadyList.Item {
+    /// An entry of the queue as it becomes ready (where a strategy chooses, every entry is a node or a tick).
+    mutating func readyItem(_ entry: VirtualQueue.Entry) -> ReadyList.Item {
+        guard let work = entry.payload.work else { preconditionFailure("a closure queued where a strategy chooses") }
         let carried = carriedLater.isEmpty ? nil : carriedLater.removeValue(forKey: entry.sequence)
         return ReadyList.Item(
-            deadline: entry.deadline, sequence: entry.sequence, work: entry.payload, carried: carried ?? .closure)
+            deadline: entry.deadline, sequence: entry.sequence, work: work, carried: carried ?? .closure)
     }
 
-    /// The earliest live entry of the timers if it is due by `limit`; cancelled ones met first are dropped, so
+    /// The earliest live entry of the queue if it is due by `limit`; cancelled ones met first are dropped, so
     /// they never move the clock (whether reached here or purged earlier, the final `now` is the same).
-    mutating func popLive(dueBy limit: SchedulerTime) -> TimerQueue<VirtualWork>.Entry? {
-        while let entry = timers.popDue(at: limit) {
-            guard entry.payload.isDead else { return entry }
-            origins.removeValue(forKey: entry.sequence)
-            carriedLater.removeValue(forKey: entry.sequence)
-            entry.payload.release()
-        }
-        return nil
+    mutating func popLive(dueBy limit: SchedulerTime) -> VirtualQueue.Entry? {
+        queue.popLive(dueBy: limit) { sequence in forget(sequence) }
+    }
+
+    /// The next batch of entries due by `limit` (``VirtualQueue/takeBatch``), cancelled ones met dropped.
+    @inline(__always)
+    mutating func takeBatch(dueBy limit: SchedulerTime, atMost maxCount: Int) -> (count: Int, due: SchedulerTime)? {
+        queue.takeBatch(dueBy: limit, atMost: maxCount) { sequence in forget(sequence) }
+    }
+
+    /// Drops what was kept aside for a dropped entry.
+    private mutating func forget(_ sequence: UInt64) {
+        if !origins.isEmpty { origins.removeValue(forKey: sequence) }
+        if !carriedLater.isEmpty { carriedLater.removeValue(forKey: sequence) }
     }
 }
 
