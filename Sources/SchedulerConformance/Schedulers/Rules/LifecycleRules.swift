@@ -203,7 +203,7 @@ enum LifecycleRules {
     static let releasedWithPending = ConformanceRule(
         id: .l5, family: .lifecycle,
         statement:
-            "Releasing a scheduler with pending work never crashes or leaks: its work either runs or is dropped as the backend declares, and then the scheduler and captures are freed.",
+            "Releasing a scheduler with pending work never crashes or leaks: its work either runs or is dropped as the backend declares, and then the scheduler and captures are freed (where work is dropped, also those of a repetition that has not ticked yet).",
         why:
             "A scheduler released without a shutdown must neither crash nor leak threads, and what becomes of its pending work must be said.",
         catches:
@@ -215,6 +215,7 @@ enum LifecycleRules {
         let probe = context.makeScheduler()
         let singleton = probe === context.makeScheduler()
         let tasks: Int
+        let policy = context.backend.pendingWorkOnRelease
         do {
             let scheduler = context.makeScheduler()
             if !singleton { released.set(scheduler) }
@@ -234,10 +235,17 @@ enum LifecycleRules {
                     }
                 }
                 count += 10
+                // A repetition that has not ticked yet is pending work too. Only where pending work is dropped: where
+                // it runs, a repetition would keep its scheduler for ever, as it should.
+                if policy == .dropped, context.backend.traits.contains(.repeating) {
+                    timed.schedule(at: timed.now + .seconds(3_600), every: .seconds(1), leeway: .zero) {
+                        capture.touch()
+                        ran.increment()
+                    }
+                }
             }
             tasks = count
         }
-        let policy = context.backend.pendingWorkOnRelease
         switch policy {
         case .runs:
             poll(upTo: .seconds(10)) { ran.value == tasks }
