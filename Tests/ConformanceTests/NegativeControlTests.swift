@@ -38,6 +38,12 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             // other C rules cancel before the task is reached, or after it ran.
             family: .cancellation, mustFail: [.c2, .c4], mayFail: [.c3]),
         NegativeControl(
+            backend: ConformanceBackend(name: "Control: disposed flag, checked then acted on") {
+                DisposedFlagScheduler()
+            },
+            // The window is a few instructions: C2's staircase finds it; C4 finds the closure its queued block keeps.
+            family: .cancellation, mustFail: [.c2, .c4], mayFail: [.c3]),
+        NegativeControl(
             backend: ConformanceBackend(
                 name: "Control: sometimes concurrent",
                 declarations: [

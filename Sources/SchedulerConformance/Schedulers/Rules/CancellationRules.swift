@@ -68,10 +68,11 @@ enum CancellationRules {
         id: .c2, family: .cancellation,
         evidence: .mixed(
             forced: "cancel after a task ran", trials: races,
-            trial: "races of cancel against the task's start (20 000 more with delayed work on a timed scheduler)",
+            trial:
+                "races of cancel against the task's start, a quarter of them one at a time on a staircase that follows the instant the task starts (20 000 more with delayed work on a timed scheduler)",
             round: raceRound),
         statement:
-            "cancel() returns true exactly when the task will never run, also when it races the task's start (100 000 races; on a timed scheduler 20 000 more with delayed work due within 20 µs).",
+            "cancel() returns true exactly when the task will never run, also when it races the task's start (100 000 races, a quarter of them alone with a head start that follows the instant the task starts; on a timed scheduler 20 000 more with delayed work due within 20 µs).",
         why:
             "A caller that learns from cancel() whether the work will run can release a resource or complete a promise exactly once; a cancel that may lie forces a second synchronisation on every caller.",
         catches:
@@ -103,15 +104,24 @@ enum CancellationRules {
     ) throws -> String {
         var inTime = 0
         var sweeps: [Duration] = []
+        var staircase: Staircase?
+        var onTheEdge = 0
         let ran = try context.whileDriven(scheduler) {
             try context.observe(races, inRoundsOf: raceRound) { round in
                 // The hop is measured before each round, under the machine's load of the moment, so the sweep covers
                 // it on a busy machine too, also when the load changes between rounds (measured once, a busy
                 // machine's hop outgrew it and a check-then-act passed 2 of 30 runs: 97–99 % of cancels came first).
-                let sweep = try RaceWindow.hop(context, scheduler, submit: submit) * 2
-                sweeps.append(sweep)
+                let hop = try RaceWindow.hop(context, scheduler, submit: submit)
+                sweeps.append(hop * 2)
+                var stairs = staircase ?? Staircase(start: hop)
+                let floodRaces = round.count - round.count / staircaseShare
                 inTime += try raceRoundOfCancels(
-                    context, scheduler, kind: kind, round.count, sweep: sweep, submit: submit)
+                    context, scheduler, kind: kind, floodRaces, sweep: hop * 2, submit: submit)
+                let (cancelledInTime, edge) = try staircaseRound(
+                    context, scheduler, kind: kind, round.count / staircaseShare, &stairs, submit: submit)
+                inTime += cancelledInTime
+                onTheEdge += edge
+                staircase = stairs
             }
         }
         let swept =
@@ -119,7 +129,80 @@ enum CancellationRules {
             ? "0–\(readable(sweeps.first ?? .zero))"
             : "0–\(readable(sweeps.min() ?? .zero)) to 0–\(readable(sweeps.max() ?? .zero)) by round"
         return
-            "\(grouped(inTime)) of \(grouped(ran)) races cancelled in time (one in four with a head start swept over \(swept), twice the hop measured)"
+            "\(grouped(inTime)) of \(grouped(ran)) races cancelled in time (in the flood, one in four with a head start swept over \(swept), twice the hop measured; one race in \(staircaseShare) alone, on a staircase that follows the instant a cancel turns from in time to too late: \(grouped(onTheEdge)) of those turned)"
+    }
+
+    /// One race in `staircaseShare` runs alone, on the staircase.
+    static let staircaseShare = 4
+
+    /// The head start of a cancel that lands where a task starts: after a cancel in time (it said true) the next one
+    /// comes a little later, after one too late (it said false) a little sooner. So the cancels gather at the instant
+    /// the scheduler decides to run the task, whatever its hop costs on this machine now, and that is where a
+    /// check-then-act's window lies: between the check and the act a cancel says true and the task still runs. A
+    /// window of a few instructions is hit there in a fraction of the races, where a uniform sweep of microseconds
+    /// hits it in thousands of races at best (a disposed flag checked then acted on passed C2 in 1 of 10 runs with
+    /// three busy loops on the two cores before the staircase).
+    struct Staircase {
+        private(set) var headStart: Duration
+        private var random = SystemRandomNumberGenerator()
+
+        init(start: Duration) { headStart = max(start, .nanoseconds(50)) }
+
+        /// This race's head start: the staircase's, give or take a quarter, so the cancels spread over the edge.
+        mutating func next() -> Duration {
+            let nanoseconds = Double(headStart.nanosecondsChecked())
+            return .nanoseconds(Int64(nanoseconds * Double.random(in: 0.75...1.25, using: &random)))
+        }
+
+        /// One step up after a cancel in time, one step down after one too late.
+        mutating func record(cancelledInTime: Bool) {
+            let nanoseconds = Double(headStart.nanosecondsChecked()) * (cancelledInTime ? 1.05 : 0.95)
+            headStart = .nanoseconds(Int64(min(1_000_000, max(20, nanoseconds))))
+        }
+    }
+
+    /// `races` races one at a time, each cancel with the staircase's head start; a task whose cancel said false is
+    /// waited for before the next race, so each race meets a scheduler with nothing of the others before it. Returns
+    /// how many were cancelled in time, and how many races turned the staircase (a cancel in time after one too late,
+    /// or the reverse): how often the cancels met the edge.
+    private static func staircaseRound(
+        _ context: ConformanceContext, _ scheduler: any Scheduler, kind: String, _ races: Int,
+        _ staircase: inout Staircase, submit: (@escaping @Sendable () -> Void) -> any Cancellable
+    ) throws -> (cancelledInTime: Int, turns: Int) {
+        let ran = Shared([Bool](repeating: false, count: races))
+        var cancelled = [Bool](repeating: false, count: races)
+        var turns = 0
+        var last: Bool?
+        let spinLimit: Duration = scheduler is any VirtualTimeDriver ? .zero : RaceWindow.probeSpin
+        for race in 0..<races {
+            let started = Atomic<Bool>(false)
+            let handle = submit {
+                ran.update { $0[race] = true }
+                started.store(true, ordering: .releasing)
+            }
+            RaceWindow.spin(staircase.next())
+            cancelled[race] = handle.cancel()
+            staircase.record(cancelledInTime: cancelled[race])
+            if let last, last != cancelled[race] { turns += 1 }
+            last = cancelled[race]
+            guard !cancelled[race] else { continue }
+            // Too late: the task runs; wait for it, yielding first (a hop is microseconds), then as the kit waits.
+            let spinUntil = ContinuousClock.now + spinLimit
+            while !started.load(ordering: .acquiring) && ContinuousClock.now < spinUntil { sched_yield() }
+            try context.waitUntil("a \(kind) whose cancel() returned false", on: scheduler) {
+                started.load(ordering: .acquiring)
+            }
+        }
+        // A task whose cancel() said true but that runs anyway may still be on its way.
+        usleep(20_000)
+        let ranFlags = ran.value
+        let ranAnyway = (0..<races).filter { ranFlags[$0] && cancelled[$0] }
+        if let first = ranAnyway.first {
+            throw RuleFailure(
+                "cancel() returned true but the \(kind) ran in \(grouped(ranAnyway.count)) of \(grouped(races)) races run one at a time on the staircase, with a head start of about \(readable(staircase.headStart)) (first: race \(grouped(first + 1)))"
+            )
+        }
+        return (cancelled.filter { $0 }.count, turns)
     }
 
     /// The races of one round: enough that a round's checks cost little beside its races.
