@@ -54,17 +54,14 @@ struct ABCommand: ParsableCommand {
     func run() throws {
         let gate = try Selection.gate(failOn)
         var request = ABRequest(baseline: baseline)
-        request.backends = try Selection.backends(backend)
-        request.workloads = workload == ["all"] ? nil : try Selection.workloads(workload) ?? ABRequest.defaultWorkloads
-        request.rounds = pairsOptions.rounds
-        request.scale = pairsOptions.full ? .full : .quick
-        request.budgetSeconds = pairsOptions.budget
-        request.minimumPairs = pairsOptions.pairs
-        request.minimumEffect = pairsOptions.minEffect
-        request.cpus = try Selection.cpus(cpus)
-        request.pairing = try Selection.pairing(pairing)
+        request.comparison.backends = try Selection.backends(backend)
+        request.comparison.workloads =
+            workload == ["all"] ? nil : try Selection.workloads(workload) ?? ABRequest.defaultWorkloads
+        pairsOptions.apply(to: &request.comparison)
+        request.comparison.cpus = try Selection.cpus(cpus)
+        request.comparison.pairing = try Selection.pairing(pairing)
+        request.comparison.output = output
         request.countsInstructions = instructions
-        request.output = output
         let outcome = try ABSession.perform(request, launcher: BenchLauncher(), commandLine: Console.commandLine) {
             Console.error("bench: \($0)")
         }
@@ -203,4 +200,13 @@ struct PairsOptions: ParsableArguments {
         name: .long,
         help: "The smallest change of interest, a fraction: never claim a smaller one (default: 0.02, i.e. 2 %).")
     var minEffect: Double = 0.02
+
+    /// Sets these options on a comparison.
+    func apply(to comparison: inout PairedComparison) {
+        comparison.rounds = rounds
+        comparison.scale = full ? .full : .quick
+        comparison.budgetSeconds = budget
+        comparison.minimumPairs = pairs
+        comparison.minimumEffect = minEffect
+    }
 }

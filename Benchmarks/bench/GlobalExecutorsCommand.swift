@@ -38,13 +38,11 @@ struct GlobalExecutorsCommand: ParsableCommand {
         } else {
             request.challengers = GlobalExecutorChoice.all.filter { $0.id != request.champion.id }
         }
-        if !workload.isEmpty { request.workloads = try Selection.workloads(workload) ?? request.workloads }
-        request.rounds = pairsOptions.rounds
-        request.scale = pairsOptions.full ? .full : .quick
-        request.budgetSeconds = pairsOptions.budget
-        request.minimumPairs = pairsOptions.pairs
-        request.minimumEffect = pairsOptions.minEffect
-        request.output = output
+        if !workload.isEmpty {
+            request.comparison.workloads = try Selection.workloads(workload) ?? request.comparison.workloads
+        }
+        pairsOptions.apply(to: &request.comparison)
+        request.comparison.output = output
         let outcome = try GlobalExecutorContest.perform(
             request, launcher: BenchLauncher(), commandLine: Console.commandLine
         ) { Console.error("bench: \($0)") }

@@ -3,60 +3,44 @@ import SchedulerBench
 import SchedulerKit
 import ToolSupport
 
-/// What `bench global-executors` was asked for: a champion global executor against challengers, on the workloads
-/// where every task and default actor runs on the global executor.
+/// What `bench global-executors` was asked for: a champion global executor against challengers, each pair of them
+/// a paired comparison (``PairedComparison``) of the same binary on the two, on the workloads where every task and
+/// default actor runs on the global executor.
 package struct GlobalExecutorContestRequest: Sendable {
     package var champion = GlobalExecutorChoice.champion
     package var challengers = GlobalExecutorChoice.all.filter { $0.id != GlobalExecutorChoice.champion.id }
+    /// Default actors and tasks with no preference (W11–W13, W24–W25), and `Task.sleep` (W19), on the lanes where
+    /// they run on the global executor, whichever it is; one after the other with the whole machine (a duet would
+    /// judge CPU time, which these workloads do not report).
+    package var comparison: PairedComparison = {
+        var comparison = PairedComparison(
+            workloads: GlobalExecutorContestRequest.defaultWorkloads, pairing: .sequential,
+            output: "Results/global-executors")
+        comparison.backends = GlobalExecutorContestRequest.backends
+        return comparison
+    }()
     /// W11–W13 with default actors, W12 (a task awaited from a task: the row the pool as a task executor could not
     /// win from the global executor), W19's sleepers, and the two server-shaped workloads.
-    package var workloads: [WorkloadID] = GlobalExecutorContestRequest.defaultWorkloads
     package static let defaultWorkloads: [WorkloadID] = [
         .actorHop, .taskLifecycle, .actorPingPong, .clockSleep, .taskFanIn, .actorPipeline,
     ]
-    /// Default actors and tasks with no preference (W11–W13, W24–W25), and `Task.sleep` (W19): what runs on the
-    /// global executor, whichever it is.
+    /// `default-executor` and `continuous-clock`: the lanes whose work the global executor runs.
     package static let backends: [BackendID] = [.defaultExecutor, .continuousClock]
-    package var scale: Scale = .quick
-    package var rounds: Int?
-    /// Seconds each challenger's pairs may take after the minimum number.
-    package var budgetSeconds: Double = 300
-    package var minimumPairs = ABAnalysis.pairsForABound
-    package var minimumEffect = 0.02
-    package var output = "Results/global-executors"
 
     package init() {}
 
-    /// What one process of a pair runs (under jemalloc, so that allocations of every thread are counted).
-    var measuringRun: RunRequest {
-        var run = RunRequest(
-            backends: Self.backends, workloads: workloads, scale: scale, rounds: rounds, allocator: .jemalloc,
-            outputDirectory: output)
-        run.extraSeconds = 0
-        return run
-    }
+    /// The workloads every pair runs.
+    var workloads: [WorkloadID] { comparison.workloads ?? Self.defaultWorkloads }
 
-    /// Everything that can be checked before a measurement starts.
+    /// Everything that can be checked before a measurement starts: the sides, then the comparison's settings and
+    /// this machine (``PairedComparison/preflight()``).
     package func preflight() throws {
         guard !challengers.isEmpty, !challengers.contains(where: { $0.id == champion.id }) else {
             throw BenchError.setting(
                 "--challengers must name global executors other than the champion (\(champion.id)); known: "
                     + GlobalExecutorChoice.all.map(\.id).joined(separator: ", "))
         }
-        guard minimumEffect > 0 && minimumEffect < 1 else {
-            throw BenchError.setting("--min-effect must be between 0 and 1 (e.g. 0.05), got \(minimumEffect)")
-        }
-        guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= RoundPolicy.longestBudgetSeconds else {
-            throw BenchError.setting(
-                "--budget must be between 1 and \(Int(RoundPolicy.longestBudgetSeconds)) seconds, got \(budgetSeconds)")
-        }
-        guard ABRequest.pairsRange.contains(minimumPairs) else {
-            throw BenchError.setting(
-                "--pairs must be between \(ABRequest.pairsRange.lowerBound) and \(ABRequest.pairsRange.upperBound), got \(minimumPairs)"
-            )
-        }
-        try measuringRun.checkSettings()
-        try measuringRun.checkMachine()
+        try comparison.preflight()
     }
 }
 
@@ -89,34 +73,20 @@ package enum GlobalExecutorContest {
             settings[GlobalExecutorChoice.variable] = choice.id
             return ProcessSide(name: choice.id, executable: bench, environment: settings)
         }
-        let template = RunRequest(
-            backends: GlobalExecutorContestRequest.backends, workloads: request.workloads, scale: request.scale,
-            rounds: request.rounds, allocator: .jemalloc)
         log("Counting the jobs each global executor is sent per unit, in a process on each")
         let jobs = try GlobalExecutorJobs.count(
-            on: [request.champion] + request.challengers, workloads: request.workloads, scale: request.scale,
-            launcher: launcher, executable: bench, environment: { side($0).environment })
+            on: [request.champion] + request.challengers, workloads: request.workloads,
+            scale: request.comparison.scale, launcher: launcher, executable: bench,
+            environment: { side($0).environment })
         var analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)] = []
         var floors: [String: [GlobalExecutorFloorLine]] = [:]
         for challenger in request.challengers {
             log(
                 "A = \(challenger.id) (\(challenger.subject.name)); B = \(request.champion.id) (\(request.champion.subject.name)); "
-                    + "\(Pairing.sequential.summary); at least \(request.minimumPairs) pairs, more while a cell is "
-                    + "undecided and \(Int(request.budgetSeconds)) s last")
-            let pairs = try PairedProcesses.run(
-                template, a: side(challenger), b: side(request.champion), pairing: .sequential, launcher: launcher,
-                minimumPairs: request.minimumPairs, maximumPairs: ABRequest.pairsRange.upperBound,
-                budgetSeconds: request.budgetSeconds
-            ) { pairs, elapsed in
-                finished.withLock { $0 += 1 }
-                let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: .sequential)
-                log(
-                    "\(challenger.id) vs \(request.champion.id), pair \(pairs.count) (\(Int(elapsed)) s): "
-                        + "\(analysis.count(.faster)) faster, \(analysis.count(.slower)) slower, "
-                        + "\(analysis.count(.same)) same, \(analysis.count(.undecided)) undecided")
-                return analysis.wantsMorePairs
-            }
-            let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: .sequential)
+                    + request.comparison.plan)
+            let (pairs, analysis) = try request.comparison.run(
+                side(challenger), side(request.champion), launcher: launcher, finished: finished,
+                label: "\(challenger.id) vs \(request.champion.id), ", log: log)
             analyses.append((challenger, analysis))
             floors[challenger.id] = GlobalExecutorFloorLine.lines(pairs, analysis: analysis)
         }
@@ -128,7 +98,7 @@ package enum GlobalExecutorContest {
             commit: String(head.prefix(12)) + (dirty ? " with uncommitted changes" : ""),
             machine: MachineFingerprint.current.description)
         let id = RunID.make(commit: String(head.prefix(7)))
-        let folder = try RunStore(root: request.output).write(
+        let folder = try RunStore(root: request.comparison.output).write(
             runID: id,
             files: [
                 "CONTEST.md": page, "contest.csv": csv(analyses, champion: request.champion), "jobs.csv": jobs.csv,
