@@ -124,11 +124,11 @@ struct CalibrateCommand: ParsableCommand {
                 commandLine: Console.commandLine
             ) { Console.error("bench: \($0)") }
         }
-        let floors = calibration.cells.values.filter(\.onLogScale).map(\.compareFloor).sorted()
-        let median = floors.isEmpty ? 0 : floors[floors.count / 2]
+        let bounds = calibration.cells.values.filter(\.onLogScale).map(\.noiseBound).sorted()
+        let median = bounds.isEmpty ? 0 : bounds[bounds.count / 2]
         print(
             "Calibrated \(calibration.cells.count) cells and \(calibration.goals.count) goals from \(calibration.runs) runs; "
-                + "median floor ±\(Format.short(median * 100)) %. Wrote \(file.path).")
+                + "median noise bound ±\(Format.short(median * 100)) %. Wrote \(file.path).")
     }
 }
 

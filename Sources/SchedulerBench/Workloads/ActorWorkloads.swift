@@ -70,7 +70,7 @@ extension Workload {
         id: WorkloadID, name: String, summary: String, hosts: Hosted, timing: Metric, allocations: Metric,
         sizeClassBytes: Metric,
         countedBy: ParameterName, configurations: @escaping @Sendable (Scale) -> [Parameters],
-        floor: @escaping @Sendable (Parameters) -> Parameters? = { _ in nil },
+        ideal: @escaping @Sendable (Parameters) -> Parameters? = { _ in nil },
         prepare: @escaping @Sendable (LaneGroup, Parameters) -> ActorLoop
     ) -> Workload {
         let probe = AllocationProbe(
@@ -78,7 +78,7 @@ extension Workload {
             units: { $0[countedBy] }, prepare: prepare)
         return Workload(
             id: id, name: name, summary: summary, requires: hosts.requires, metrics: [timing],
-            allocationProbe: probe, configurations: configurations, floor: floor
+            allocationProbe: probe, configurations: configurations, ideal: ideal
         ) { lanes, _, parameters in
             let units = parameters[countedBy]
             let elapsed = prepare(lanes, parameters).run(units)

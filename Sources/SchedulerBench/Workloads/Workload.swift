@@ -66,18 +66,19 @@ public struct Workload: Sendable {
     public let allocationProbe: AllocationProbe?
     let configurations: @Sendable (Scale) -> [Parameters]
     let body: @Sendable (_ lanes: LaneGroup, _ backend: Backend, _ parameters: Parameters) -> RoundResult
-    /// The configuration that is a configuration's floor: the same work with what only that configuration adds taken
-    /// away (W25's burst read by the producer's own task, with no consumer task). Nil where it has none.
-    package let floor: @Sendable (Parameters) -> Parameters?
+    /// A configuration's *ideal*: the same work, with the one decision the configuration leaves to the executor made
+    /// by the workload, at its best (W25 `consumer=after`: the consumer task starts once the burst is written). Nil
+    /// where it has none.
+    package let ideal: @Sendable (Parameters) -> Parameters?
 
     init(
         id: WorkloadID, name: String, summary: String, requires: Capabilities, metrics: [Metric],
         measuredOnce: Bool = false, allocationProbe: AllocationProbe? = nil,
         configurations: @escaping @Sendable (Scale) -> [Parameters],
-        floor: @escaping @Sendable (Parameters) -> Parameters? = { _ in nil },
+        ideal: @escaping @Sendable (Parameters) -> Parameters? = { _ in nil },
         body: @escaping @Sendable (LaneGroup, Backend, Parameters) -> RoundResult
     ) {
-        self.floor = floor
+        self.ideal = ideal
         self.id = id
         self.name = name
         self.summary = summary

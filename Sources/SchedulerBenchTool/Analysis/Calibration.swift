@@ -19,9 +19,9 @@ package struct Calibration: Sendable {
         /// The figures of the calibration runs, for the record.
         package var values: [Double]
 
-        /// Two runs' figures differ by more than this in 1 % of pairs: the floor `bench compare` marks above
+        /// The noise bound: two runs' figures differ by more than this in 1 % of pairs, so `bench compare` marks above it
         /// (as a factor − 1 on the log scale, else in the figure's unit).
-        package var compareFloor: Double {
+        package var noiseBound: Double {
             let bound = StudentT.quantile995(freedom) * 2.0.squareRoot() * deviation
             return onLogScale ? Foundation.exp(bound) - 1 : bound
         }

@@ -48,14 +48,14 @@ package struct GlobalExecutorContestRequest: Sendable {
 /// and one on the champion's (`BENCH_GLOBAL_EXECUTOR`), one after the other with the whole machine, judged cell by
 /// cell on the per-pair ratios champion/challenger as `bench ab` judges two builds (``ABAnalysis``). Writes
 /// `Results/global-executors/<id>/`: `CONTEST.md`, `contest.csv`, `jobs.csv` (``GlobalExecutorJobs``: what each
-/// executor is sent while a row is timed) and `floors.csv` (``GlobalExecutorFloorLine``: each side of a row against its
-/// floor configuration), which show a row out of any global executor's reach.
+/// executor is sent while a row is timed) and `ideals.csv` (``GlobalExecutorIdealLine``: each side of a row against its
+/// ideal configuration), which show a row out of reach (``OutOfReach``).
 package enum GlobalExecutorContest {
     package struct Outcome: Sendable {
         package let folder: URL
         package let analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)]
-        /// Per challenger, its rows with a floor configuration against that floor (``GlobalExecutorFloorLine``).
-        let floors: [String: [GlobalExecutorFloorLine]]
+        /// Per challenger, its rows with an ideal configuration against that ideal (``GlobalExecutorIdealLine``).
+        let ideals: [String: [GlobalExecutorIdealLine]]
         package let page: String
     }
 
@@ -79,7 +79,7 @@ package enum GlobalExecutorContest {
             scale: request.comparison.scale, launcher: launcher, executable: bench,
             environment: { side($0).environment })
         var analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)] = []
-        var floors: [String: [GlobalExecutorFloorLine]] = [:]
+        var ideals: [String: [GlobalExecutorIdealLine]] = [:]
         for challenger in request.challengers {
             log(
                 "A = \(challenger.id) (\(challenger.subject.name)); B = \(request.champion.id) (\(request.champion.subject.name)); "
@@ -88,13 +88,13 @@ package enum GlobalExecutorContest {
                 side(challenger), side(request.champion), launcher: launcher, finished: finished,
                 label: "\(challenger.id) vs \(request.champion.id), ", log: log)
             analyses.append((challenger, analysis))
-            floors[challenger.id] = GlobalExecutorFloorLine.lines(pairs, analysis: analysis)
+            ideals[challenger.id] = GlobalExecutorIdealLine.lines(pairs, analysis: analysis)
         }
         let git = try? Git()
         let head = (try? git?.commit(of: "HEAD")) ?? "unknown"
         let dirty = (try? git?.isDirty()) ?? false
         let page = markdown(
-            analyses, champion: request.champion, jobs: jobs, floors: floors, command: commandLine,
+            analyses, champion: request.champion, jobs: jobs, ideals: ideals, command: commandLine,
             commit: String(head.prefix(12)) + (dirty ? " with uncommitted changes" : ""),
             machine: MachineFingerprint.current.description)
         let id = RunID.make(commit: String(head.prefix(7)))
@@ -102,9 +102,9 @@ package enum GlobalExecutorContest {
             runID: id,
             files: [
                 "CONTEST.md": page, "contest.csv": csv(analyses, champion: request.champion), "jobs.csv": jobs.csv,
-                "floors.csv": floorsCSV(floors, champion: request.champion),
+                "ideals.csv": idealsCSV(ideals, champion: request.champion),
             ])
-        return Outcome(folder: folder, analyses: analyses, floors: floors, page: page)
+        return Outcome(folder: folder, analyses: analyses, ideals: ideals, page: page)
     }
 
     /// `contest.csv`: `ab.csv`'s columns after the two global executors of the pair (A the challenger, B the
@@ -118,31 +118,18 @@ package enum GlobalExecutorContest {
         return CSV.encode([["a_global_executor", "b_global_executor"] + ABAnalysis.csvHeader] + rows)
     }
 
-    /// `floors.csv`: each challenger's rows with a floor configuration against it (``GlobalExecutorFloorLine``).
-    static func floorsCSV(_ floors: [String: [GlobalExecutorFloorLine]], champion: GlobalExecutorChoice) -> String {
-        let rows = floors.keys.sorted().flatMap { challenger in
-            floors[challenger]!.map { $0.csvRow(challenger: challenger, champion: champion.id) }
+    /// `ideals.csv`: each challenger's rows with an ideal configuration against it (``GlobalExecutorIdealLine``).
+    static func idealsCSV(_ ideals: [String: [GlobalExecutorIdealLine]], champion: GlobalExecutorChoice) -> String {
+        let rows = ideals.keys.sorted().flatMap { challenger in
+            ideals[challenger]!.map { $0.csvRow(challenger: challenger, champion: champion.id) }
         }
-        return CSV.encode([GlobalExecutorFloorLine.csvHeader] + rows)
-    }
-
-    /// What a cell's verdict adds: whether the pair is at the floor by its count (the timed task alone, next to no
-    /// job, on both), or by its floor row (``GlobalExecutorFloorLine/atFloor``), or neither.
-    static func floorMark(
-        _ cell: CellKey, _ champion: String, _ challenger: String, jobs: GlobalExecutorJobs,
-        floorLines: [GlobalExecutorFloorLine]
-    ) -> String {
-        if jobs.atFloor(champion, challenger, workload: cell.workload, parameters: cell.parameters.description) {
-            return ", at the floor"
-        }
-        let byFloorRow = floorLines.contains { $0.cell == cell && $0.atFloor }
-        return byFloorRow ? ", at the floor (by its floor row)" : ""
+        return CSV.encode([GlobalExecutorIdealLine.csvHeader] + rows)
     }
 
     /// `CONTEST.md`: what ran where, then one table per challenger.
     static func markdown(
         _ analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)], champion: GlobalExecutorChoice,
-        jobs: GlobalExecutorJobs, floors: [String: [GlobalExecutorFloorLine]] = [:], command: String, commit: String,
+        jobs: GlobalExecutorJobs, ideals: [String: [GlobalExecutorIdealLine]] = [:], command: String, commit: String,
         machine: String
     ) -> String {
         var lines =
@@ -165,16 +152,19 @@ package enum GlobalExecutorContest {
                 "| workload | parameters | metric | backend | \(challenger.id) | \(champion.id) | B/A (99 %) | pairs | verdict |",
                 "|---|---|---|---|--:|--:|--:|--:|---|",
             ]
-            let floorLines = floors[challenger.id] ?? []
+            let idealLines = ideals[challenger.id] ?? []
+            let shownByIdeal = Set(idealLines.filter(\.showsOutOfReach).map { GlobalJobCount.Key($0.cell) })
             for line in analysis.lines {
-                let floor = floorMark(line.cell, champion.id, challenger.id, jobs: jobs, floorLines: floorLines)
+                let reach = OutOfReach.of(
+                    GlobalJobCount.Key(line.cell), champion: champion.id, challenger: challenger.id, jobs: jobs,
+                    ideals: shownByIdeal)
                 lines.append(
                     "| \(line.cell.workload) | \(line.cell.parameters) | \(line.cell.metric.name) | \(line.cell.backend) | "
                         + "\(Format.short(line.baseline)) | \(Format.short(line.candidate)) | \(Format.present(line.ratio)) | "
-                        + "\(line.pairs) | \(line.verdict.rawValue)\(floor) |")
+                        + "\(line.pairs) | \(line.verdict.rawValue)\(OutOfReach.mark(reach)) |")
             }
-            lines += [""] + floorLines.map { $0.markdown(challenger: challenger.id, champion: champion.id) }
-            lines += (floorLines.isEmpty ? [] : [""]) + [analysis.tally]
+            lines += [""] + idealLines.map { $0.markdown(challenger: challenger.id, champion: champion.id) }
+            lines += (idealLines.isEmpty ? [] : [""]) + [analysis.tally]
         }
         return lines.joined(separator: "\n") + "\n"
     }

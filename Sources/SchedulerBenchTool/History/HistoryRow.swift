@@ -48,7 +48,7 @@ package struct HistoryRow: Sendable, Equatable {
 
     package var isExact: Bool { kind == "exact" }
 
-    /// The cell as the tools key it (to find its calibrated floor); nil for a row that does not parse.
+    /// The cell as the tools key it (to find its calibrated noise bound); nil for a row that does not parse.
     var key: CellKey? {
         guard let allocator = AllocatorChoice(rawValue: allocator), let parameters = Parameters(parsing: parameters)
         else { return nil }
