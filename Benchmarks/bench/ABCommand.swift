@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SchedulerBench
 import SchedulerBenchTool
+import ToolSupport
 
 struct ABCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,3 +1,4 @@
+import SchedulerConformance
 import SchedulerExplorer
 import Testing
 

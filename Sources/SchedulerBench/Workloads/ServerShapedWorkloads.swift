@@ -9,7 +9,7 @@ import SchedulerKit
 extension Workload {
     /// W24: a task group adds `width` children (each a few nanoseconds of work) and sums their results, one group after
     /// another until `tasks` children ran; per child task.
-    package static let taskFanIn = actorWorkload(
+    static let taskFanIn = actorWorkload(
         id: .taskFanIn, name: "task-fan-in",
         summary: "a task group fans out to small child tasks on the backend's executor and sums them back in",
         hosts: .tasks, timing: .nsPerTask, allocations: .allocsPerTask, sizeClassBytes: .sizeClassBytesPerTask,
@@ -40,7 +40,7 @@ extension Workload {
     /// before the burst, as a connection's handler is: the global executor decides whether it runs beside the
     /// producer (and contends for the stream) or after it. With `consumer=after`, its ideal, it is started once the
     /// burst is written: that decision is made, at its best, by the workload.
-    package static let actorPipeline = actorWorkload(
+    static let actorPipeline = actorWorkload(
         id: .actorPipeline, name: "actor-pipeline",
         summary: "a burst through an AsyncStream and two actors on the backend's executors",
         hosts: .actors, timing: .nsPerEvent, allocations: .allocsPerEvent, sizeClassBytes: .sizeClassBytesPerEvent,
@@ -81,7 +81,7 @@ extension Workload {
 }
 
 /// When W25's consumer task starts.
-package enum PipelineConsumer: String, CaseIterable {
+enum PipelineConsumer: String, CaseIterable {
     /// Before the burst, as a connection's handler does.
     case before
     /// Once the burst is written: W25's ideal.

@@ -2,13 +2,13 @@ import Foundation
 import Histogram
 
 /// What one run of a workload's body measured.
-public struct RoundResult: Sendable {
+struct RoundResult: Sendable {
     /// Metric → value; a metric missing here was not measurable (e.g. allocations without jemalloc).
-    public var values: [Metric: Double]
+    var values: [Metric: Double]
     /// Latency samples, for the percentile columns (latency workloads only).
-    public var histogram: Histogram<UInt64>?
+    var histogram: Histogram<UInt64>?
 
-    public init(values: [Metric: Double], histogram: Histogram<UInt64>? = nil) {
+    init(values: [Metric: Double], histogram: Histogram<UInt64>? = nil) {
         self.values = values
         self.histogram = histogram
     }
@@ -61,9 +61,12 @@ public struct Workload: Sendable {
     /// Reported metrics; the first is the headline of the tables and the one the round policy watches.
     public let metrics: [Metric]
     /// One round, never repeated or extended: exact counts (W9), or one long measurement of its own (W14).
-    public let measuredOnce: Bool
+    let measuredOnce: Bool
     /// Allocations of every thread per unit of work, counted in a separate pass (W11–W13; see `AllocationPass`).
-    public let allocationProbe: AllocationProbe?
+    let allocationProbe: AllocationProbe?
+    /// Whether some of its metrics are counted in a child process of `bench` (the allocations of every thread,
+    /// W11–W13, W22, W24, W25): a program of its own runs it without them.
+    public var countsInAChildProcess: Bool { allocationProbe != nil }
     let configurations: @Sendable (Scale) -> [Parameters]
     let body: @Sendable (_ lanes: LaneGroup, _ backend: Backend, _ parameters: Parameters) -> RoundResult
     /// A configuration's *ideal*: the same work, with the one decision the configuration leaves to the executor made
@@ -102,7 +105,7 @@ public struct Workload: Sendable {
     }
 
     /// One run of the body on a fresh instance of `backend`; the instance is shut down afterwards.
-    public func runRound(on backend: Backend, _ parameters: Parameters) -> RoundResult {
+    func runRound(on backend: Backend, _ parameters: Parameters) -> RoundResult {
         let lanes = backend.instance()
         defer { lanes.shutdown() }
         return body(lanes, backend, parameters)

@@ -16,7 +16,7 @@ import ToolSupport
 /// the process passes the runtime's global-enqueue hook, where a ``GlobalJobInterceptor`` counts it, and its task,
 /// and lets it go on to the executor installed. Read from inside the timed task just before and after one timed run
 /// of the row's units, after a warm-up, on the `default-executor` lane (the contest's)
-/// (``AllocationProbe/readings(on:_:_:)``).
+/// (``Workload/readings(on:_:_:)``).
 package enum GlobalJobCount {
     /// The counts' CSV: one row per workload configuration with an allocation probe (W11–W13, W24, W25).
     package static let header = ["workload", "parameters", "jobs_per_unit", "other_tasks"]
@@ -45,13 +45,15 @@ package enum GlobalJobCount {
     /// What `workload` with `parameters` sent; nil where it has no loop to count (no allocation probe) or the
     /// runtime has no hook.
     package static func count(_ workload: Workload, _ parameters: Parameters) -> Count? {
-        guard let probe = workload.allocationProbe,
+        guard workload.countsInAChildProcess,
             let backend = Backend.references.first(where: { $0.id == .defaultExecutor })
         else { return nil }
         let counter = JobCounter()
         guard GlobalEnqueueHook.add(counter) else { return nil }
         defer { GlobalEnqueueHook.remove(counter) }
-        let (before, after, units) = probe.readings(on: backend, parameters) { counter.reading }
+        guard let (before, after, units) = workload.readings(on: backend, parameters, { counter.reading }) else {
+            return nil
+        }
         return Count(
             jobsPerUnit: Double(after.jobs - before.jobs) / Double(max(1, units)),
             otherTasks: after.tasks - before.tasks)

@@ -1,4 +1,6 @@
 import SchedulerBench
+import SchedulerBenchPeers
+import SchedulerConformance
 
 /// A performance goal (`Docs/Goals.md`): a figure computed from one run's cells, and the limit it must keep.
 /// Goals are data: each names the cells it reads by identifiers, and a test checks that every one of them is in a

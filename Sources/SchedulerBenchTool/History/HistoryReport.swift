@@ -1,4 +1,5 @@
 import SchedulerBench
+import ToolSupport
 
 extension History {
     /// The series whose cell contains `cell` and whose metric is `metric` (each nil: any).

@@ -1,4 +1,6 @@
 import SchedulerBench
+import SchedulerConformance
+import ToolSupport
 
 /// One cell of one run in the history (`Results/history/`, ``HistoryFolder``): what a run said of a cell.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 import SchedulerKit
 import ToolSupport
 
@@ -65,9 +66,9 @@ package struct PairedComparison: Sendable {
             throw BenchError.setting(
                 "--min-effect must be between 0 and 1 (a fraction, e.g. 0.05), got \(minimumEffect)")
         }
-        guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= RoundPolicy.longestBudgetSeconds else {
+        guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= RunRequest.longestBudgetSeconds else {
             throw BenchError.setting(
-                "--budget must be between 1 and \(Int(RoundPolicy.longestBudgetSeconds)) seconds, got \(budgetSeconds)")
+                "--budget must be between 1 and \(Int(RunRequest.longestBudgetSeconds)) seconds, got \(budgetSeconds)")
         }
         guard Self.pairsRange.contains(minimumPairs), minimumPairs <= maximumPairs,
             maximumPairs <= Self.pairsRange.upperBound

@@ -1,4 +1,5 @@
 import SchedulerBench
+import ToolSupport
 
 extension Comparison {
     /// The printed comparison: one line per cell, a mark only on real differences, then a tally and what the marks

@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 import ToolSupport
 
 /// A calibration on disk: `Results/calibration/<scale>-<cpus>-<machine hash>.csv`, one row per calibrated figure,
