@@ -100,9 +100,10 @@ let package = Package(
                 "SchedulerKit", "CSwiftRuntimeHooks", .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strict),
-        // What the conformance kit and the bench both need: RFC 4180 CSV, whole-file writes, resident memory,
-        // producer threads released together, quantiles. No dependencies.
-        .target(name: "ToolSupport", swiftSettings: strict),
+        // What the conformance kit, the bench's runtime and its tool share, none of it their API: RFC 4180 CSV,
+        // whole-file writes and folders written whole, resident memory, producer threads released together,
+        // quantiles, child processes and what an interruption stops, number formats, the machine and this build.
+        .target(name: "ToolSupport", dependencies: ["SchedulerKit", "CBenchSystem"], swiftSettings: strict),
         .target(
             name: "SchedulerConformance",
             dependencies: ["SchedulerKit", "SchedulerExplorer", "SchedulerKitCombine", "ToolSupport"],
@@ -136,23 +137,33 @@ let package = Package(
         .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("dl")]),
         // Linux calls the bench makes that Swift cannot reach directly: perf software counters, CPU affinity, renameat2.
         .target(name: "CBenchSystem"),
+        // The bench's runtime: workloads, the runtime's own reference lanes, the measuring loop and a run's folder.
+        // W18 runs a Combine pipeline through SchedulerKitCombine, which the kit links already.
         .target(
             name: "SchedulerBench",
             dependencies: [
                 "SchedulerKit",
                 "SchedulerExplorer",
-                "SchedulerKitNIO",
                 "SchedulerKitCombine",
                 "SchedulerConformance",
-                "SchedulerConformanceNIO",
-                "SchedulerConformanceCombine",
-                "SchedulerConformanceClocks",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: combine),
                 "CJemalloc",
                 "CBenchSystem",
                 "ToolSupport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
+            swiftSettings: strict
+        ),
+        // The peers' reference lanes, apart from the runtime so that a package that benches its own scheduler links
+        // none of their libraries: raw EventLoop.execute (NIO) and swift-clocks' TestClock. The tool registers them.
+        .target(
+            name: "SchedulerBenchPeers",
+            dependencies: [
+                "SchedulerBench",
+                "SchedulerKit",
+                "SchedulerConformance",
+                "SchedulerConformanceClocks",
                 .product(name: "NIOCore", package: "swift-nio", condition: nio),
                 .product(name: "NIOPosix", package: "swift-nio", condition: nio),
             ],
@@ -165,6 +176,7 @@ let package = Package(
             name: "SchedulerBenchTool",
             dependencies: [
                 "SchedulerBench",
+                "SchedulerBenchPeers",
                 "SchedulerKit",
                 "SchedulerConformance",
                 "ToolSupport",
@@ -211,8 +223,8 @@ let package = Package(
         .testTarget(
             name: "SchedulerBenchTests",
             dependencies: [
-                "SchedulerBench", "SchedulerBenchTool", "SchedulerKit", "SchedulerExplorer", "ToolSupport",
-                "TestSupport",
+                "SchedulerBench", "SchedulerBenchPeers", "SchedulerBenchTool", "SchedulerKit", "SchedulerExplorer",
+                "SchedulerConformance", "ToolSupport", "TestSupport",
             ],
             swiftSettings: strict
         ),

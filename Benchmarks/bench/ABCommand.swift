@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SchedulerBench
 import SchedulerBenchTool
+import ToolSupport
 
 struct ABCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -54,17 +55,14 @@ struct ABCommand: ParsableCommand {
     func run() throws {
         let gate = try Selection.gate(failOn)
         var request = ABRequest(baseline: baseline)
-        request.backends = try Selection.backends(backend)
-        request.workloads = workload == ["all"] ? nil : try Selection.workloads(workload) ?? ABRequest.defaultWorkloads
-        request.rounds = pairsOptions.rounds
-        request.scale = pairsOptions.full ? .full : .quick
-        request.budgetSeconds = pairsOptions.budget
-        request.minimumPairs = pairsOptions.pairs
-        request.minimumEffect = pairsOptions.minEffect
-        request.cpus = try Selection.cpus(cpus)
-        request.pairing = try Selection.pairing(pairing)
+        request.comparison.backends = try Selection.backends(backend)
+        request.comparison.workloads =
+            workload == ["all"] ? nil : try Selection.workloads(workload) ?? ABRequest.defaultWorkloads
+        pairsOptions.apply(to: &request.comparison)
+        request.comparison.cpus = try Selection.cpus(cpus)
+        request.comparison.pairing = try Selection.pairing(pairing)
+        request.comparison.output = output
         request.countsInstructions = instructions
-        request.output = output
         let outcome = try ABSession.perform(request, launcher: BenchLauncher(), commandLine: Console.commandLine) {
             Console.error("bench: \($0)")
         }
@@ -127,11 +125,11 @@ struct CalibrateCommand: ParsableCommand {
                 commandLine: Console.commandLine
             ) { Console.error("bench: \($0)") }
         }
-        let floors = calibration.cells.values.filter(\.onLogScale).map(\.compareFloor).sorted()
-        let median = floors.isEmpty ? 0 : floors[floors.count / 2]
+        let bounds = calibration.cells.values.filter(\.onLogScale).map(\.noiseBound).sorted()
+        let median = bounds.isEmpty ? 0 : bounds[bounds.count / 2]
         print(
             "Calibrated \(calibration.cells.count) cells and \(calibration.goals.count) goals from \(calibration.runs) runs; "
-                + "median floor ±\(Format.short(median * 100)) %. Wrote \(file.path).")
+                + "median noise bound ±\(Format.short(median * 100)) %. Wrote \(file.path).")
     }
 }
 
@@ -203,4 +201,13 @@ struct PairsOptions: ParsableArguments {
         name: .long,
         help: "The smallest change of interest, a fraction: never claim a smaller one (default: 0.02, i.e. 2 %).")
     var minEffect: Double = 0.02
+
+    /// Sets these options on a comparison.
+    func apply(to comparison: inout PairedComparison) {
+        comparison.rounds = rounds
+        comparison.scale = full ? .full : .quick
+        comparison.budgetSeconds = budget
+        comparison.minimumPairs = pairs
+        comparison.minimumEffect = minEffect
+    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SchedulerBench
 import SchedulerBenchTool
+import SchedulerConformance
 import ToolSupport
 
 /// The relaunch contract on the command line: how each ``ChildJob`` becomes the arguments of a child `bench`, and

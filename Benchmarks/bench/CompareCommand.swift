@@ -8,7 +8,7 @@ struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract:
-            "Compare two stored runs (B against A); mark only differences above this machine's calibrated noise floor."
+            "Compare two stored runs (B against A); mark only differences above this machine's calibrated noise bound."
     )
 
     @Argument(help: "The baseline run: a run folder or its summary.csv (A).") var before: String

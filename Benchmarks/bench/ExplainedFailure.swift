@@ -33,8 +33,19 @@ extension BenchError: ExplainedFailure {
     var explanation: String { description }
 }
 
-extension Relaunch.Failure: ExplainedFailure {
-    var explanation: String { description(naming: \.flag) }
+extension RunStore.Failure: ExplainedFailure {
+    var explanation: String {
+        guard case .unusable(let problem) = self else { return description }
+        return "\(problem); fix it or choose another folder"
+    }
+}
+
+extension Machine.Failure: ExplainedFailure {
+    var explanation: String { description }
+}
+
+extension Command.Failure: ExplainedFailure {
+    var explanation: String { description }
 }
 
 extension InstructionCount.Failure: ExplainedFailure {

@@ -8,7 +8,14 @@ struct GlobalExecutorsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "global-executors",
         abstract:
-            "Pair processes on different global executors (BENCH_GLOBAL_EXECUTOR) on W11–W13, W19, W24, W25; write Results/global-executors/<id>/."
+            "Pair processes on different global executors (BENCH_GLOBAL_EXECUTOR) on W11–W13, W19, W24, W25; write Results/global-executors/<id>/.",
+        discussion: """
+            Each challenger is paired with the champion as bench ab pairs two builds: the same settings, checks and \
+            verdicts, with both sides this bench, one on each global executor, one after the other with the whole \
+            machine. Before the pairs it counts, in a process on each, what every row sends through the global \
+            executor (jobs.csv), and it marks a row out of reach where nothing on it is left for a global executor \
+            to decide (Docs/Workloads.md, "Out of reach").
+            """
     )
 
     @Option(
@@ -38,13 +45,11 @@ struct GlobalExecutorsCommand: ParsableCommand {
         } else {
             request.challengers = GlobalExecutorChoice.all.filter { $0.id != request.champion.id }
         }
-        if !workload.isEmpty { request.workloads = try Selection.workloads(workload) ?? request.workloads }
-        request.rounds = pairsOptions.rounds
-        request.scale = pairsOptions.full ? .full : .quick
-        request.budgetSeconds = pairsOptions.budget
-        request.minimumPairs = pairsOptions.pairs
-        request.minimumEffect = pairsOptions.minEffect
-        request.output = output
+        if !workload.isEmpty {
+            request.comparison.workloads = try Selection.workloads(workload) ?? request.comparison.workloads
+        }
+        pairsOptions.apply(to: &request.comparison)
+        request.comparison.output = output
         let outcome = try GlobalExecutorContest.perform(
             request, launcher: BenchLauncher(), commandLine: Console.commandLine
         ) { Console.error("bench: \($0)") }
@@ -52,7 +57,7 @@ struct GlobalExecutorsCommand: ParsableCommand {
             print("\n\(request.champion.id) (B) against \(challenger.id) (A):")
             print(analysis.render())
         }
-        print("\nWrote \(outcome.folder.path)/CONTEST.md, contest.csv and jobs.csv.")
+        print("\nWrote \(outcome.folder.path)/CONTEST.md, contest.csv, jobs.csv and ideals.csv.")
     }
 
     static func choice(_ id: String) throws -> GlobalExecutorChoice {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SchedulerBench
 import SchedulerBenchTool
+import ToolSupport
 
 /// `bench`: side-by-side benchmarks of the scheduler backends (`Docs/Workloads.md`). Argument parsing and printing
 /// only; how it is measured lives in SchedulerBench (the runtime a package links); the project's own catalog, the
@@ -108,7 +109,7 @@ struct RunCommand: ParsableCommand {
                 progress: Console.progress, log: log)
         Console.endProgress()
         History.recordRun(folder, resultsRoot: request.resultsRoot, log: log)
-        print(SummaryTable.render(results.summary))
+        print(results.table)
         print("\nWrote \(folder.path)/summary.csv and samples.csv in \(Int(Date().timeIntervalSince(started))) s.")
     }
 }
@@ -141,7 +142,7 @@ struct ListCommand: ParsableCommand {
         }
         print(workloads.render())
         print(
-            "\nRounds: \(Scale.full.roundPolicy) (full); \(Scale.quick.roundPolicy) (--quick); after one warm-up round."
+            "\nRounds: \(Scale.full.rounds) (full); \(Scale.quick.rounds) (--quick); after one warm-up round."
         )
         print(
             "W9 and W14 run once. W11–W13's allocs_per_* and size_class_bytes_per_* come from a separate counting pass (jemalloc only)."

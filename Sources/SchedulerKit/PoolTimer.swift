@@ -2,15 +2,14 @@
 enum PoolTimer {
     case once(PoolLane, ScheduledWork)
     case tick(PoolRepeating)
-    /// A check that a job kept for a thread of the global executor's scheduler has not stranded there
-    /// (`ThreadPoolConcurrentScheduler.keptJobCheckDue()`).
-    case keptJobCheck(ThreadPoolConcurrentScheduler)
+    /// Something of the pool's own to look at when due, rather than work (the global executor's watch on a kept job).
+    case check(any PoolTimerCheck)
 
     var isDead: Bool {
         switch self {
         case .once(_, let task): task.isCancelled
         case .tick(let repeating): repeating.work.isCancelled
-        case .keptJobCheck: false
+        case .check: false
         }
     }
 
@@ -18,7 +17,7 @@ enum PoolTimer {
         switch self {
         case .once(_, let task): task.cancel()
         case .tick(let repeating): repeating.work.cancel()
-        case .keptJobCheck: break
+        case .check: break
         }
     }
 
@@ -35,17 +34,18 @@ enum PoolTimer {
                     if repeating.work.runTick().goesOn { core.rearm(repeating, after: due) }
                 }
             )
-        case .keptJobCheck(let scheduler):
-            switch scheduler.keptJobCheckDue() {
-            case .stranded: return (scheduler.lane, ScheduledWork {})
-            case .watchAgain:
-                // The pool's lock is held (its due timers are being moved): insert directly.
-                core.timers.insert(self, at: due.advanced(by: ThreadPoolConcurrentScheduler.keptJobGrace))
-                return (scheduler.lane, nil)
-            case .done: return (scheduler.lane, nil)
-            }
+        case .check(let check):
+            return check.due(at: due, core: core)
         }
     }
+}
+
+/// A timer of the pool that checks something when due (``PoolTimer/check(_:)``): the extension point through which
+/// the pool as Swift's global executor watches the jobs it keeps for a thread (`PoolKeptJobs`).
+protocol PoolTimerCheck: AnyObject, Sendable {
+    /// Called with the pool's lock held, as the check's timer comes due: the lane and the work to queue there (nil:
+    /// nothing). It may insert timers into `core.timers` directly (the lock is held).
+    func due(at due: SchedulerTime, core: ThreadPoolCore) -> (PoolLane, ScheduledWork?)
 }
 
 /// Repeating work on a pool: its grid and its place among equal deadlines.

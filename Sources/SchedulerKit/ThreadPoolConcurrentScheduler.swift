@@ -23,28 +23,36 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
         var queue = Deque<Entry>()
         /// Slots out in the ready FIFO or running; at most `width`.
         var slots = 0
-        /// Jobs kept for the thread that made them (``pushGlobalJob(_:core:)``) so far, and those taken from the queue:
-        /// kept jobs are queued and taken in order, so the n-th taken is the n-th kept.
-        var keptJobs: UInt64 = 0
-        var keptJobsTaken: UInt64 = 0
-        /// The kept job the pending check watches (0: no check pending).
-        var checkWatches: UInt64 = 0
+        /// Jobs queued for the turn running on their thread (``pushForRunningTurn(_:queued:)``) so far, and those
+        /// taken: they are queued and taken in order, so the n-th taken is the n-th queued.
+        var turnJobs: UInt64 = 0
+        var turnJobsTaken: UInt64 = 0
+
+        /// Queues `entry`; true if it took a new slot (fewer than `width` were out), which the caller must put in the
+        /// ready FIFO.
+        mutating func append(_ entry: Entry, width: Int) -> Bool {
+            queue.append(entry)
+            guard slots < width else { return false }
+            slots += 1
+            return true
+        }
     }
 
-    /// A queued task, or a job of Swift's global executor when the pool is the global executor: a job is queued as
-    /// it is, since the runtime made it to be queued (Dispatch queues it with no allocation either), and one
-    /// `ScheduledWork` per job was a third of that path's allocations.
+    /// A queued task, or a job of Swift's executor queued as it is (the pool as the global or default executor): the
+    /// runtime made the job to be queued (Dispatch queues it with no allocation either), and one `ScheduledWork` per
+    /// job was a third of that path's allocations.
     private enum Entry {
         case work(ScheduledWork)
-        case globalJob(UnownedJob)
-        /// A job kept for the thread that made it. Its number is its place among the kept jobs: they are queued and
-        /// taken in order, so the queue need not hold it (a wider entry cost W9 a quarter more bytes a queued task).
-        case keptJob(UnownedJob)
+        case job(UnownedJob)
+        /// A job queued for the turn running on its thread. Its number is its place among such jobs: they are queued
+        /// and taken in order, so the queue need not hold it (a wider entry cost W9 a quarter more bytes a queued
+        /// task).
+        case turnJob(UnownedJob)
 
         func run() {
             switch self {
             case .work(let task): task.run()
-            case .globalJob(let job), .keptJob(let job): ScheduledWork.runOnGenericExecutor(job)
+            case .job(let job), .turnJob(let job): ScheduledWork.runOnGenericExecutor(job)
             }
         }
     }
@@ -69,75 +77,30 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
     /// Queues `task`; true if the caller took a new slot and must put it in the ready FIFO.
     func push(_ task: ScheduledWork) -> Bool { push(.work(task)) }
 
-    /// Queues a job of Swift's global executor (``ThreadPool/unsafeInstallAsGlobalExecutor()``); as ``push(_:)``,
-    /// except that a job made inside a job of this scheduler, on the pool thread running it, while nothing else is
-    /// queued, is *kept* for that thread: it takes no new slot (no other worker is woken for it), and the turn
-    /// running there takes it next, once the job that made it returns or suspends. So a task started and then
-    /// awaited (`await Task { }.value`, a continuation resumed by the task it waits for, a consumer started before a
-    /// burst it will read) runs on the thread whose caches hold its data, with no wake-up, as the "next job" slot of
-    /// Go's and Tokio's schedulers does. A job made while others are queued takes a slot as before, so a fan-out
-    /// still spreads over the workers; and a kept job its thread has not taken within ``keptJobGrace`` (its maker
-    /// blocked the thread, or runs on) is handed to the other workers (GE6).
-    func pushGlobalJob(_ job: UnownedJob, core: ThreadPoolCore) -> Bool {
-        guard ThreadState.forThisThread.pointee.pool === core, Schedulers.current === self else {
-            return push(.globalJob(job))
-        }
-        // This thread is inside a turn of this scheduler, which holds a slot and takes queued entries until none is
-        // left: a kept job among them.
-        let (takesSlot, armsCheck) = state.withLock { state -> (Bool, Bool) in
-            guard state.queue.isEmpty else {
-                state.queue.append(.globalJob(job))
-                guard state.slots < width else { return (false, false) }
-                state.slots += 1
-                return (true, false)
-            }
-            state.keptJobs += 1
-            state.queue.append(.keptJob(job))
-            guard state.checkWatches == 0 else { return (false, false) }
-            state.checkWatches = state.keptJobs
-            return (false, true)
-        }
-        if armsCheck { _ = core.addTimer(.keptJobCheck(self), at: .monotonicNow().advanced(by: Self.keptJobGrace)) }
-        return takesSlot
-    }
+    /// Queues a job of Swift's executor as it is; as ``push(_:)``.
+    func push(job: UnownedJob) -> Bool { push(.job(job)) }
 
-    /// How long a kept job may wait for its thread before the other workers may take it.
-    static let keptJobGrace: Duration = .milliseconds(1)
-
-    /// What a due check of kept jobs finds.
-    enum KeptJobCheck {
-        /// The job it watched is still queued: it waited a grace, so an empty task joins behind it and takes a slot.
-        case stranded
-        /// That job was taken, but a later one is queued: watch it for another grace.
-        case watchAgain
-        /// No kept job waits.
-        case done
-    }
-
-    /// The pool's timer of the check is due (the pool's lock held; this scheduler's lock is only ever taken inside it).
-    func keptJobCheckDue() -> KeptJobCheck {
+    /// Queues `job` for the turn of this scheduler that runs on the calling thread (the caller is inside one): while
+    /// nothing else is queued, it takes no new slot, since that turn takes queued entries until none is left and so
+    /// takes it next; `queued` is then told its number among the jobs so queued (1, 2, …), under this scheduler's
+    /// lock. While others are queued it joins them as ``push(job:)`` does. True if the caller took a new slot.
+    func pushForRunningTurn(_ job: UnownedJob, queued: (UInt64) -> Void) -> Bool {
         state.withLock { state in
-            if state.keptJobsTaken < state.checkWatches {
-                state.checkWatches = 0
-                return .stranded
-            }
-            guard state.keptJobsTaken < state.keptJobs else {
-                state.checkWatches = 0
-                return .done
-            }
-            state.checkWatches = state.keptJobs
-            return .watchAgain
+            guard state.queue.isEmpty else { return state.append(.job(job), width: width) }
+            state.turnJobs += 1
+            state.queue.append(.turnJob(job))
+            queued(state.turnJobs)
+            return false
         }
     }
 
-    private func push(_ entry: Entry) -> Bool {
-        state.withLock { state in
-            state.queue.append(entry)
-            guard state.slots < width else { return false }
-            state.slots += 1
-            return true
-        }
+    /// Runs `body` under this scheduler's lock with how many jobs were queued for a running turn so far and how many
+    /// of them were taken.
+    func withTurnJobCounts<Result>(_ body: (_ queued: UInt64, _ taken: UInt64) -> Result) -> Result {
+        state.withLock { body($0.turnJobs, $0.turnJobsTaken) }
     }
+
+    private func push(_ entry: Entry) -> Bool { state.withLock { $0.append(entry, width: width) } }
 
     /// One turn of a slot on a worker: runs queued tasks one at a time, at most `batchLimit`. Returns true if it
     /// keeps the slot (more work: the caller queues the turn again, or cancels what is queued after shutdown), false
@@ -148,7 +111,7 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
                 if core.isShuttingDown { return true }
                 let next = state.withLock { state -> Entry? in
                     if let task = state.queue.popFirst() {
-                        if case .keptJob = task { state.keptJobsTaken += 1 }
+                        if case .turnJob = task { state.turnJobsTaken += 1 }
                         return task
                     }
                     state.slots -= 1
@@ -169,7 +132,7 @@ public final class ThreadPoolConcurrentScheduler: PooledScheduler, TimedSchedule
             defer { state.queue.removeAll() }
             return state.queue
         }
-        // A global job is never queued here after shutdown: a pool that is the global executor cannot shut down.
+        // A job of Swift's executor is never queued here after shutdown: a pool that is one cannot shut down.
         for case .work(let task) in queued { task.cancel() }
     }
 }

@@ -83,11 +83,6 @@ final class ThreadPoolCore: @unchecked Sendable {
         return true
     }
 
-    /// A job of Swift's global executor onto `scheduler` (the pool is the global executor, and cannot shut down).
-    func enqueueGlobalJob(_ job: UnownedJob, on scheduler: ThreadPoolConcurrentScheduler) {
-        if scheduler.pushGlobalJob(job, core: self) { makeReady(.concurrent(scheduler)) }
-    }
-
     /// How many timers the pool holds now (tests: a sleep of the default executor waits on one of these).
     var timerCount: Int {
         lock.lock()

@@ -150,8 +150,8 @@ func nextFixedRateTick(start: SchedulerTime, interval: Duration, previous: Sched
     -> SchedulerTime
 {
     let step = interval.nanosecondsChecked(argument: "interval")
-    let floor = max(previous.nanoseconds + 1, now.nanoseconds)
-    let k = (floor - start.nanoseconds + step - 1) / step
+    let earliest = max(previous.nanoseconds + 1, now.nanoseconds)
+    let k = (earliest - start.nanoseconds + step - 1) / step
     let (offset, overflow) = k.multipliedReportingOverflow(by: step)
     if overflow { return .distantFuture }
     let (next, overflow2) = start.nanoseconds.addingReportingOverflow(offset)

@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerConformance
 import SchedulerKit
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerConformance
 import TestSupport
 import Testing
 import ToolSupport
@@ -6,7 +7,7 @@ import ToolSupport
 @testable import SchedulerBench
 @testable import SchedulerBenchTool
 
-/// `bench compare` on stored runs, against floors calibrated from runs of one build.
+/// `bench compare` on stored runs, against noise bounds calibrated from runs of one build.
 @Suite struct ComparisonTests {
     /// A run with W1 on threadpool and its reference: `shift` scales threadpool, `machine` both (what the host did).
     static func run(seed: UInt64, shift: Double = 1, roundNoise: Double = 0.04, runNoise: Double = 0.03) -> RunData {
@@ -48,22 +49,22 @@ import ToolSupport
         #expect(Double(marked) <= 0.01 * Double(compared), "\(marked) of \(compared) A/A cells marked")
     }
 
-    /// A shift of twice the calibrated floor is marked, in the right direction, in nearly every seed.
-    @Test func aShiftBeyondTheFloorIsMarked() throws {
+    /// A shift of twice the calibrated noise bound is marked, in the right direction, in nearly every seed.
+    @Test func aShiftBeyondTheNoiseBoundIsMarked() throws {
         let calibration = try Self.calibration()
         let key = Self.run(seed: 0).summary.first { $0.backend == .threadPool && $0.metric == .nsPerTask }!.key
-        let floor = try #require(calibration.cells[key]).compareFloor
+        let bound = try #require(calibration.cells[key]).noiseBound
         var found = 0
         for seed in 0..<200 {
             let comparison = Comparison(
                 before: Self.run(seed: UInt64(seed)).summary,
-                after: Self.run(seed: UInt64(seed + 500), shift: (1 + floor) * (1 + floor)).summary,
+                after: Self.run(seed: UInt64(seed + 500), shift: (1 + bound) * (1 + bound)).summary,
                 calibration: calibration)
             let line = comparison.lines.first { $0.after.key == key }!
             #expect(line.verdict != .better)
             if line.verdict == .worse { found += 1 }
         }
-        #expect(found >= 190, "a shift of twice the floor was marked in \(found) of 200 seeds")
+        #expect(found >= 190, "a shift of twice the noise bound was marked in \(found) of 200 seeds")
     }
 
     /// Six lanes of one cell, each compared by its median (none has its reference in the cell): `machine` scales all of
@@ -97,7 +98,7 @@ import ToolSupport
             calibration: calibration)
         #expect(comparison.lines.count == Self.sweepLanes.count)
         for line in comparison.lines {
-            #expect(line.ratio > 1.5 && line.ratio > 1 + line.floor!)  // beyond each backend's own floor
+            #expect(line.ratio > 1.5 && line.ratio > 1 + line.noiseBound!)  // beyond each backend's own noise bound
             #expect(line.verdict == .withinNoise, "\(line.after.backend) marked \(line.verdict)")
         }
         #expect(comparison.sweeps.count == 1)
@@ -105,34 +106,34 @@ import ToolSupport
         #expect(comparison.render().contains("1 moved as a whole"))
     }
 
-    /// One backend 2 floors slower in a sweep that stays put: marked, in nearly every seed, and the others are not
-    /// (over several calibrations, as the floors hold: one calibration of 5 runs can be lucky).
+    /// One backend 2 noise bounds slower in a sweep that stays put: marked, in nearly every seed, and the others are not
+    /// (over several calibrations, as the noise bounds hold: one calibration of 5 runs can be lucky).
     @Test func oneBackendsChangeInALevelledSweepIsStillMarked() throws {
         let key = Self.sweepRun(seed: 0).summary.first { $0.backend == .rawDispatch }!.key
         var found = 0
         var othersMarked = 0
         for calibrationSeed in 0..<10 {
             let calibration = try Self.sweepCalibration(seed: 3_000 + 10 * UInt64(calibrationSeed))
-            let floor = max(
-                try #require(calibration.cells[key]).compareFloor,
-                try #require(calibration.levelledCells[key]).compareFloor)
+            let bound = max(
+                try #require(calibration.cells[key]).noiseBound,
+                try #require(calibration.levelledCells[key]).noiseBound)
             for seed in 0..<20 {
                 let first = UInt64(10_000 + 100 * calibrationSeed + 2 * seed)
                 let comparison = Comparison(
                     before: Self.sweepRun(seed: first).summary,
-                    after: Self.sweepRun(seed: first + 1, shift: (1 + floor) * (1 + floor)).summary,
+                    after: Self.sweepRun(seed: first + 1, shift: (1 + bound) * (1 + bound)).summary,
                     calibration: calibration)
                 for line in comparison.lines where line.verdict != .withinNoise {
                     if line.after.key == key, line.verdict == .worse { found += 1 } else { othersMarked += 1 }
                 }
             }
         }
-        #expect(found >= 190, "a shift of twice the floor was marked in \(found) of 200 seeds")
+        #expect(found >= 190, "a shift of twice the noise bound was marked in \(found) of 200 seeds")
         #expect(othersMarked <= 10, "\(othersMarked) of 1 000 unchanged backends marked")
     }
 
     /// Runs of one build, on a host whose speed moved between calibration runs: backends and sweeps are almost never
-    /// marked, and levelling takes the host's moves out of each backend's floor (not out of the sweep's).
+    /// marked, and levelling takes the host's moves out of each backend's noise bound (not out of the sweep's).
     @Test func sweepsOfOneBuildAreAlmostNeverMarked() throws {
         var marked = 0
         var compared = 0
@@ -141,7 +142,7 @@ import ToolSupport
             let calibration = try Self.sweepCalibration(
                 seed: 40_000 + 10 * UInt64(calibrationSeed), machines: [1, 1.3, 0.8, 1.15, 0.9])
             let key = Self.sweepRun(seed: 0).summary.first { $0.backend == .spinHandOff }!.key
-            #expect(calibration.levelledCells[key]!.compareFloor < calibration.cells[key]!.compareFloor / 2)
+            #expect(calibration.levelledCells[key]!.noiseBound < calibration.cells[key]!.noiseBound / 2)
             for seed in 0..<30 {
                 let first = UInt64(50_000 + 100 * calibrationSeed + 2 * seed)
                 let comparison = Comparison(
@@ -187,9 +188,9 @@ import ToolSupport
     }
 
     /// A count the calibration saw change between runs of one build (NIO's thread pool awaited from the global executor
-    /// counted 8.8 and 9.8 allocations per task in two reference runs) is judged against its floor, like a measured
+    /// counted 8.8 and 9.8 allocations per task in two reference runs) is judged against its noise bound, like a measured
     /// figure; a count that never changed is still compared as a count.
-    @Test func aCountThatChangedInTheCalibrationIsJudgedAgainstItsFloor() throws {
+    @Test func aCountThatChangedInTheCalibrationIsJudgedAgainstItsNoiseBound() throws {
         func run(pool: Double, dispatch: Double) -> RunData {
             let rounds: [BackendID: [Double]] = [
                 .nioThreadPool: [0.98, 1, 1.02, 0.99, 1.01, 1, 0.97].map { $0 * pool },
@@ -206,8 +207,8 @@ import ToolSupport
         let pool = try #require(comparison.lines.first { $0.after.backend == .nioThreadPool })
         let dispatch = try #require(comparison.lines.first { $0.after.backend == .dispatch })
         #expect(calibration.cells[pool.after.key]!.varies(as: .allocsPerTask))
-        #expect(pool.verdict == .withinNoise && pool.floor != nil)
-        #expect(dispatch.verdict == .worse && dispatch.floor == nil)
+        #expect(pool.verdict == .withinNoise && pool.noiseBound != nil)
+        #expect(dispatch.verdict == .worse && dispatch.noiseBound == nil)
         // Without the calibration's word, a count is a count: 9.8 against 8.8 is one allocation more.
         #expect(
             Comparison(
@@ -235,7 +236,7 @@ import ToolSupport
         let read = try #require(try Calibration.load(for: Fixtures.metadata, root: folder.path))
         #expect(Set(read.cells.keys) == Set(calibration.cells.keys))
         for (key, entry) in calibration.cells {
-            #expect(abs(read.cells[key]!.compareFloor - entry.compareFloor) < 0.001)
+            #expect(abs(read.cells[key]!.noiseBound - entry.noiseBound) < 0.001)
         }
         #expect(read.runs == 5 && read.machine == Fixtures.metadata.machine)
         var pinned = Fixtures.metadata
@@ -245,8 +246,8 @@ import ToolSupport
 
     /// Hand-offs that all ran 2x slower in two of five calibration runs (the W1 lanes in the calibration of
     /// `ac98b54`) lend none of that to lanes that run work on the caller's thread: a direct call that moved by under
-    /// 1 % keeps a floor of a few %. Its sweep is still the whole cell, so its levelled figure carries the hand-offs'
-    /// move; a comparison marks it only beyond both floors, and a machine that slows every lane alike marks none.
+    /// 1 % keeps a noise bound of a few %. Its sweep is still the whole cell, so its levelled figure carries the hand-offs'
+    /// move; a comparison marks it only beyond both noise bounds, and a machine that slows every lane alike marks none.
     @Test func eachKindOfBackendIsModeratedAmongItsOwn() throws {
         let handOffs: [BackendID] = [
             .rawDispatch, .rawDispatchGlobal, .rawOperationQueue, .rawNIOExecute, .spinHandOff,
@@ -264,10 +265,10 @@ import ToolSupport
         let calibration = try Calibration(runs: runs)
         let key = { (lane: BackendID) in runs[0].summary.first { $0.backend == lane && $0.metric == .nsPerTask }!.key }
         let direct = try #require(calibration.cells[key(.directCall)])
-        #expect(direct.compareFloor < 0.1, "a direct call's floor of \(direct.compareFloor)")
-        #expect(try #require(calibration.levelledCells[key(.directCall)]).compareFloor > 10 * direct.compareFloor)
+        #expect(direct.noiseBound < 0.1, "a direct call's noise bound of \(direct.noiseBound)")
+        #expect(try #require(calibration.levelledCells[key(.directCall)]).noiseBound > 10 * direct.noiseBound)
         for lane in handOffs {
-            #expect(try #require(calibration.cells[key(lane)]).compareFloor > 1, "\(lane) lost its runs' 2x move")
+            #expect(try #require(calibration.cells[key(lane)]).noiseBound > 1, "\(lane) lost its runs' 2x move")
         }
         #expect(Backend.execution(of: .directCall) == .inline && Backend.execution(of: .immediate) == .inline)
         #expect(Backend.execution(of: .testScheduler) == .virtualTime)
@@ -278,8 +279,8 @@ import ToolSupport
             })
     }
 
-    /// A cell's spread is moderated towards its family's: one lucky cell does not get a floor of zero.
-    @Test func aCellThatHappenedNotToMoveStillGetsAFloor() throws {
+    /// A cell's spread is moderated towards its family's: one lucky cell does not get a noise bound of zero.
+    @Test func aCellThatHappenedNotToMoveStillGetsANoiseBound() throws {
         var runs: [RunData] = []
         for index in 0..<3 {
             let steady: [Double] = Array(repeating: 100, count: 9)
@@ -292,8 +293,8 @@ import ToolSupport
                 ]))
         }
         let calibration = try Calibration(runs: runs)
-        let floors = calibration.cells.values.map(\.compareFloor).sorted()
-        #expect(floors.count == 2 && floors[0] > 0.01)
+        let bounds = calibration.cells.values.map(\.noiseBound).sorted()
+        #expect(bounds.count == 2 && bounds[0] > 0.01)
     }
 
     @Test func fewerThanTwoRunsAreRefused() {

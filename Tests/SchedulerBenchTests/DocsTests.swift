@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerConformance
 import Testing
 
 @testable import SchedulerBench
@@ -20,7 +21,7 @@ import Testing
     @Test func everyEntryIsOnThePageAndEveryReferenceToo() {
         let page = CatalogPage.markdown()
         for entry in Catalog.subjects { #expect(page.contains("| `\(entry.id)`")) }
-        for reference in Backend.references { #expect(page.contains("| `\(reference.id)` |")) }
+        for reference in Catalog.references { #expect(page.contains("| `\(reference.id)` |")) }
     }
 
     @Test func theReadmeLayoutNamesEverySourceFolder() throws {
@@ -69,7 +70,7 @@ import Testing
         where BenchHarness.of(entry).measured
             && (entry.declarations[.r2] != nil || entry.expectedFailures[.r2] != nil)
         {
-            #expect(Catalog.backend(BackendID(rawValue: entry.id))?.has(.flatRecursion) == false, "\(entry.id)")
+            #expect(Catalog.backend(entry.id)?.has(.flatRecursion) == false, "\(entry.id)")
         }
         #expect(Catalog.backend(.subscription)?.has(.flatRecursion) == false)
         #expect(Catalog.backend(.subscription)?.has(.asynchronous) == true)

@@ -1,4 +1,6 @@
 import Foundation
+import SchedulerConformance
+import ToolSupport
 
 @testable import SchedulerBench
 @testable import SchedulerBenchTool

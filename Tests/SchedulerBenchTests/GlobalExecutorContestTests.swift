@@ -40,19 +40,23 @@ import ToolSupport
         #expect(lines.contains { $0.contains("0.8") && $0.contains("**faster**") })
     }
 
-    /// A pair where the timed task was alone and sent next to no job on both sides is marked at the floor; one where
-    /// either side's jobs belonged to another task too (a single job in 5 000 units) is not; the counts round-trip
-    /// through `jobs.csv`.
-    @Test func aPairSentNoJobsIsMarkedAtTheFloor() throws {
+    /// A pair where the timed task was alone and sent next to no job on both sides is out of reach by its job count;
+    /// one where either side's jobs belonged to another task too (a single job in 5 000 units) is not; the counts
+    /// round-trip through `jobs.csv`.
+    @Test func aPairSentNoJobsIsOutOfReachByItsJobCount() throws {
         let row = GlobalJobCount.Key(workload: .actorPipeline, parameters: "events=5000")
         let alone = GlobalJobCount.Count(jobsPerUnit: 0.0002, otherTasks: 0)
         let beside = GlobalJobCount.Count(jobsPerUnit: 0.0002, otherTasks: 1)
         let jobs = GlobalExecutorJobs(counts: ["pool": [row: alone], "dispatch": [row: beside], "nio": [row: alone]])
         let read = try GlobalExecutorJobs(csv: jobs.csv, source: "jobs.csv")
         #expect(read.count("dispatch", workload: row.workload, parameters: row.parameters) == beside)
-        #expect(read.atFloor("pool", "nio", workload: row.workload, parameters: row.parameters))
-        #expect(!read.atFloor("pool", "dispatch", workload: row.workload, parameters: row.parameters))
-        #expect(!read.atFloor("pool", "nio", workload: row.workload, parameters: "events=64"))
+        func reach(_ challenger: String, _ key: GlobalJobCount.Key) -> OutOfReach? {
+            OutOfReach.of(key, champion: "pool", challenger: challenger, jobs: read, ideals: [])
+        }
+        #expect(reach("nio", row) == .jobCount)
+        #expect(reach("dispatch", row) == nil)
+        #expect(reach("nio", GlobalJobCount.Key(workload: row.workload, parameters: "events=64")) == nil)
+        #expect(OutOfReach.of(row, champion: "pool", challenger: "dispatch", jobs: read, ideals: [row]) == .ideal)
 
         let results = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: results) }
@@ -65,45 +69,67 @@ import ToolSupport
         #expect(!section.lines.contains { $0.contains("jobs a unit") })
         let cell = try #require(section.rows.first)
         let key = GlobalJobCount.Key(workload: WorkloadID(rawValue: cell.workload), parameters: cell.parameters)
-        let floorJobs = GlobalExecutorJobs(counts: ["pool": [key: alone], "dispatch": [key: alone]])
-        try floorJobs.csv.write(to: folder.appendingPathComponent("jobs.csv"), atomically: true, encoding: .utf8)
+        let aloneJobs = GlobalExecutorJobs(counts: ["pool": [key: alone], "dispatch": [key: alone]])
+        try aloneJobs.csv.write(to: folder.appendingPathComponent("jobs.csv"), atomically: true, encoding: .utf8)
         let marked = try #require(try GlobalExecutorContestSection.newest(in: results.path))
         #expect(marked.lines.contains { $0.contains("| jobs a unit |") })
-        #expect(marked.lines.contains { $0.contains("*at the floor*") && $0.contains("0.0002 (0) / 0.0002 (0)") })
+        #expect(
+            marked.lines.contains {
+                $0.contains("*out of reach* (job count)") && $0.contains("0.0002 (0) / 0.0002 (0)")
+            })
+        // CONTEST.md marks the same cell the same way: one definition for both pages.
+        let page = GlobalExecutorContest.markdown(
+            [(.dispatch, Self.analysis)], champion: .pool, jobs: aloneJobs, command: "bench", commit: "c", machine: "m")
+        #expect(page.contains("faster, out of reach (job count) |"))
     }
 
-    /// W25 with its consumer started before the burst against its floor (`consumer=after`), each side in its own
-    /// processes: a side whose row equals its floor, pair after pair, is the same as it; one 30 % above it is not;
-    /// and a pair is at the floor only where the two sides are the same too, on the row or on the floor.
-    @Test func aRowIsComparedWithItsFloorConfigurationSideBySide() throws {
-        let (row, floor) = (Self.pipeline(.before), Self.pipeline(.after))
-        #expect(Workload.actorPipeline.floor(row) == floor)
-        #expect(Workload.actorPipeline.floor(floor) == nil)
+    /// The report reads which rows their ideal shows out of reach from `ideals.csv`, and from the `floors.csv` of the
+    /// contests of older builds (column `at_floor`), as the committed contests in `Results/` are.
+    @Test func theReportReadsIdealsUnderEitherName() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try GlobalExecutorContestSection.shownByIdeal(in: folder.path).isEmpty)
+        let old = "a_global_executor,workload,parameters,at_floor\nnio,W25,consumer=before events=5000,true\n"
+        try old.write(to: folder.appendingPathComponent("floors.csv"), atomically: true, encoding: .utf8)
+        let row = GlobalJobCount.Key(workload: .actorPipeline, parameters: "consumer=before events=5000")
+        #expect(try GlobalExecutorContestSection.shownByIdeal(in: folder.path) == ["nio": [row]])
+        let new = "a_global_executor,workload,parameters,out_of_reach\ndispatch,W25,consumer=before events=5000,true\n"
+        try new.write(to: folder.appendingPathComponent("ideals.csv"), atomically: true, encoding: .utf8)
+        #expect(try GlobalExecutorContestSection.shownByIdeal(in: folder.path) == ["dispatch": [row]])
+    }
+
+    /// W25 with its consumer started before the burst against its ideal (`consumer=after`), each side in its own
+    /// processes: a side whose row equals its ideal, pair after pair, is the same as it; one 30 % above it is not;
+    /// and the ideal shows the row out of reach only where the two sides are the same too, on the row or the ideal.
+    @Test func aRowIsComparedWithItsIdealSideBySide() throws {
+        let (row, ideal) = (Self.pipeline(.before), Self.pipeline(.after))
+        #expect(Workload.actorPipeline.ideal(row) == ideal)
+        #expect(Workload.actorPipeline.ideal(ideal) == nil)
         func rows(_ task: Double, _ inline: Double) -> [SummaryRow] {
             [
                 Fixtures.row(
                     .defaultExecutor, median: task, workload: .actorPipeline, metric: .nsPerEvent, parameters: row),
                 Fixtures.row(
-                    .defaultExecutor, median: inline, workload: .actorPipeline, metric: .nsPerEvent, parameters: floor),
+                    .defaultExecutor, median: inline, workload: .actorPipeline, metric: .nsPerEvent, parameters: ideal),
             ]
         }
         let pairs = (0..<16).map { index -> ProcessPair in
             let wobble = 1 + Double(index % 3) * 0.001
             return (rows(1_100 * wobble, 1_100), rows(1_430 * wobble, 1_100))
         }
-        func lines(_ pairs: [ProcessPair]) -> [GlobalExecutorFloorLine] {
-            GlobalExecutorFloorLine.lines(
+        func lines(_ pairs: [ProcessPair]) -> [GlobalExecutorIdealLine] {
+            GlobalExecutorIdealLine.lines(
                 pairs, analysis: ABAnalysis(pairs: pairs, minimumEffect: 0.02, pairing: .sequential))
         }
         let line = try #require(lines(pairs).first)
-        #expect(lines(pairs).count == 1 && line.cell.parameters == row && line.floor == floor)
-        #expect(line.isSame(line.a) && !line.isSame(line.b) && line.floorVerdict == .same && !line.atFloor)
-        #expect(line.markdown(challenger: "nio", champion: "pool").contains("Not at the floor"))
+        #expect(lines(pairs).count == 1 && line.cell.parameters == row && line.ideal == ideal)
+        #expect(line.isSame(line.a) && !line.isSame(line.b) && line.idealVerdict == .same && !line.showsOutOfReach)
+        #expect(line.markdown(challenger: "nio", champion: "pool").contains("Not shown out of reach by its ideal"))
         let level = lines(pairs.map { ($0.baseline, $0.baseline) })
-        #expect(level.first?.atFloor == true)
-        // Both at their own floor, but one 30 % above the other on the row and on the floor: not at the floor.
+        #expect(level.first?.showsOutOfReach == true)
+        // Both the same as their own ideal, but one 30 % above the other on the row and on the ideal: not shown.
         let apart = lines(pairs.map { pair in (pair.baseline, rows(1_430, 1_430)) })
-        #expect(apart.first.map { $0.isSame($0.a) && $0.isSame($0.b) && !$0.atFloor } == true)
+        #expect(apart.first.map { $0.isSame($0.a) && $0.isSame($0.b) && !$0.showsOutOfReach } == true)
     }
 
     static func pipeline(_ consumer: PipelineConsumer) -> Parameters {

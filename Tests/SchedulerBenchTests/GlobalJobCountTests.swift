@@ -9,8 +9,8 @@ import Testing
 /// and back in place, on the thread it runs on; what a row measures is that switch, the same under every global
 /// executor. Counted in a child process (every job of the process passes the hook) by ``GlobalJobCount``, which
 /// `bench global-executors` runs on each executor it pairs. W12 (a task started and awaited) is the counter's positive
-/// control, W25 (one consumer task beside the timed one) the control that a row with another task is never at the
-/// floor. Measured on Dispatch: W11 (either caller) and W13 0.0 jobs per unit and no other task, W12 2.0 per task.
+/// control, W25 (one consumer task beside the timed one) the control that a row with another task always leaves a
+/// decision. Measured on Dispatch: W11 (either caller) and W13 0.0 jobs per unit and no other task, W12 2.0 per task.
 @Suite struct GlobalJobCountTests {
     static let failed = "failed: "
 
@@ -25,12 +25,12 @@ import Testing
     }
 
     static func checkJobsPerUnit() {
-        let atFloor: [(WorkloadID, ParameterName?, String?)] = [
+        let nothingToDecide: [(WorkloadID, ParameterName?, String?)] = [
             (.actorHop, .caller, "global"), (.actorHop, .caller, "backend"), (.actorPingPong, nil, nil),
         ]
-        for (workload, name, choice) in atFloor {
+        for (workload, name, choice) in nothingToDecide {
             let count = jobs(workload, name, choice)
-            if count?.isAtFloor != true {
+            if count?.leftNothingToDecide != true {
                 print(
                     failed + "\(workload) \(choice ?? "") sent \(String(describing: count)) through the global executor"
                 )
@@ -41,7 +41,7 @@ import Testing
             print(failed + "W12 sent \(String(describing: tasks)): the counter saw no task start")
         }
         let pipeline = jobs(.actorPipeline, .consumer, "before")
-        if pipeline?.otherTasks != 1 || pipeline?.isAtFloor != false {
+        if pipeline?.otherTasks != 1 || pipeline?.leftNothingToDecide != false {
             print(failed + "W25 sent \(String(describing: pipeline)): the counter did not see its consumer task")
         }
     }

@@ -7,7 +7,7 @@ import ToolSupport
 @testable import SchedulerBenchTool
 
 /// `bench history`: change points over exact counts and over measured figures with their intervals and calibrated
-/// floors, and none in runs of one build.
+/// noise bounds, and none in runs of one build.
 @Suite struct HistoryTests {
     static func count(_ values: [Double]) -> [HistoryRow] {
         values.enumerated().map { index, value in
@@ -46,25 +46,26 @@ import ToolSupport
         #expect(ChangePoint.find(in: Self.count([10, 10, 10, 7])).isEmpty)
     }
 
-    @Test func aMeasuredStepNeedsItsCalibratedFloor() {
+    @Test func aMeasuredStepNeedsItsCalibratedNoiseBound() {
         let series = Self.measured([
             (100, 95, 105), (101, 96, 106), (99, 94, 104), (130, 125, 135), (131, 126, 136), (129, 124, 134),
         ])
         #expect(ChangePoint.find(in: series).isEmpty, "no calibration: not judged")
-        #expect(ChangePoint.find(in: series, floor: { _ in 0.5 }).isEmpty, "a 30 % step within a ±50 % floor")
-        #expect(ChangePoint.find(in: series, floor: { _ in 0.1 }).map(\.commit) == ["c3"])
+        #expect(
+            ChangePoint.find(in: series, noiseBound: { _ in 0.5 }).isEmpty, "a 30 % step within a ±50 % noise bound")
+        #expect(ChangePoint.find(in: series, noiseBound: { _ in 0.1 }).map(\.commit) == ["c3"])
     }
 
     @Test func aMeasuredFigureWithoutAnIntervalSeparatesNothing() {
         let once = Self.measured([(100, 100, 100), (100, 100, 100), (50, 50, 50), (50, 50, 50)])
-        #expect(ChangePoint.find(in: once, floor: { _ in 0.1 }).isEmpty)
+        #expect(ChangePoint.find(in: once, noiseBound: { _ in 0.1 }).isEmpty)
     }
 
     /// Runs of one build: each run's figure drawn around one level with run-to-run noise (σ = 0.1 on the log scale)
-    /// far wider than its own interval, judged with the floor a calibration of that noise gives (±44 %), over 1 000
+    /// far wider than its own interval, judged with the noise bound a calibration of that noise gives (±44 %), over 1 000
     /// series of 12 runs: at most 1 % of series with a change point (this seed: 1 of 1 000).
     @Test func runsOfOneBuildHaveNoChangePoint() {
-        let floor = Calibration.Entry(deviation: 0.1, onLogScale: true, freedom: 1_000, values: []).compareFloor
+        let bound = Calibration.Entry(deviation: 0.1, onLogScale: true, freedom: 1_000, values: []).noiseBound
         var generator = SplitMix64(seed: 7)
         var alarms = 0
         for _ in 0..<1_000 {
@@ -73,7 +74,7 @@ import ToolSupport
                     let level = 100 * Foundation.exp(0.1 * Fixtures.gaussian(&generator))
                     return (level, level * 0.95, level * 1.05)
                 })
-            alarms += ChangePoint.find(in: series, floor: { _ in floor }).count
+            alarms += ChangePoint.find(in: series, noiseBound: { _ in bound }).count
         }
         #expect(alarms <= 10)
     }

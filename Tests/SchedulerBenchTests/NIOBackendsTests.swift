@@ -1,7 +1,9 @@
 #if NIO
+    import SchedulerConformance
     import Testing
 
     @testable import SchedulerBench
+    @testable import SchedulerBenchPeers
     @testable import SchedulerBenchTool
 
     /// SwiftNIO in the bench: every workload its capabilities allow, beside the primitive its adapter wraps.

@@ -1,3 +1,4 @@
+import SchedulerConformance
 import Testing
 
 @testable import SchedulerBench

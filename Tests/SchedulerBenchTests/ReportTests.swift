@@ -1,6 +1,8 @@
 import Foundation
+import SchedulerConformance
 import TestSupport
 import Testing
+import ToolSupport
 
 @testable import SchedulerBench
 @testable import SchedulerBenchTool

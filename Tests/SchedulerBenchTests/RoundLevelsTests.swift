@@ -1,5 +1,7 @@
 import Foundation
+import SchedulerConformance
 import Testing
+import ToolSupport
 
 @testable import SchedulerBench
 @testable import SchedulerBenchTool

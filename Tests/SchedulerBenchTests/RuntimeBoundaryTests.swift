@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 import Testing
 
 @testable import SchedulerBenchTool
@@ -47,7 +48,7 @@ import Testing
     @Test func theRuntimeCarriesNoSchedulerOfTheCatalog() throws {
         let subjects = Set(Catalog.subjects.map(\.id))
         #expect(Backend.references.allSatisfy { $0.isReference })
-        #expect(Backend.references.allSatisfy { !subjects.contains($0.id.rawValue) })
+        #expect(Backend.references.allSatisfy { !subjects.contains($0.id) })
         let runtime = Self.root.appendingPathComponent("Sources/SchedulerBench")
         let files = try #require(FileManager.default.enumerator(atPath: runtime.path)).compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") }

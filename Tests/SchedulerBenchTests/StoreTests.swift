@@ -3,6 +3,7 @@ import Foundation
 import SchedulerKit
 import TestSupport
 import Testing
+import ToolSupport
 
 @testable import SchedulerBench
 @testable import SchedulerBenchTool
@@ -31,7 +32,7 @@ import Testing
         let root = try temporaryDirectory()
         let store = RunStore(root: root.path)
         try store.write(runID: "run-1", files: ["summary.csv": "first"])
-        #expect(throws: BenchError.self) { try store.write(runID: "run-1", files: ["summary.csv": "second"]) }
+        #expect(throws: RunStore.Failure.self) { try store.write(runID: "run-1", files: ["summary.csv": "second"]) }
         #expect(try String(contentsOf: root.appendingPathComponent("run-1/summary.csv"), encoding: .utf8) == "first")
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["run-1"])
     }

@@ -1,6 +1,8 @@
 import Foundation
+import SchedulerConformance
 import TestSupport
 import Testing
+import ToolSupport
 
 @testable import SchedulerBench
 @testable import SchedulerBenchTool
@@ -103,7 +105,7 @@ import Testing
     }
 
     @Test func abAndCalibrateRefuseOutOfRangeSettings() throws {
-        var request = ABRequest(baseline: "HEAD")
+        var request = ABRequest(baseline: "HEAD").comparison
         request.minimumEffect = 1.5
         #expect(Self.message { try request.preflight() }.contains("--min-effect must be between 0 and 1"))
         request.minimumEffect = 0.05
@@ -116,6 +118,7 @@ import Testing
         request.workloads = [.startLatency]  // W5 reports latencies only: nothing a duet could judge
         #expect(Self.message { try request.preflight() }.contains("or pass --pairing sequential"))
         #expect(Self.message { _ = try Selection.pairing("together") }.contains("pass --pairing duet or sequential"))
+        Catalog.registerBackends()  // the catalog's `threadpool`, whichever test runs first
         var power = PowerRequest()
         power.backends = [.threadPool]
         power.planted = [.immediate]
@@ -126,6 +129,19 @@ import Testing
                     RunRequest(), runs: 1, resultsRoot: "x", launcher: NoLauncher(), commandLine: ""
                 ) { _ in }
             }.contains("--runs must be between 3 and 20"))
+    }
+
+    /// The contest is a paired comparison like `bench ab`'s: the same settings are refused with the same words.
+    @Test func theContestRefusesWhatAbRefuses() {
+        var contest = GlobalExecutorContestRequest()
+        contest.comparison.minimumEffect = 1.5
+        #expect(Self.message { try contest.preflight() }.contains("--min-effect must be between 0 and 1"))
+        contest.comparison.minimumEffect = 0.02
+        contest.comparison.minimumPairs = 1
+        #expect(Self.message { try contest.preflight() }.contains("--pairs must be between 2 and 1000"))
+        contest.comparison.minimumPairs = 12
+        contest.challengers = [contest.champion]
+        #expect(Self.message { try contest.preflight() }.contains("--challengers must name global executors other"))
     }
 }
 

@@ -1,3 +1,4 @@
+import SchedulerConformance
 import SchedulerExplorer
 import Testing
 
@@ -43,8 +44,8 @@ import Testing
             for metric in expected {
                 let value = try #require(result.values[metric], "\(identifier) \(parameters): no \(metric)")
                 // A drift is a slope: a timer that keeps its rate reads as a little either side of 0.
-                let floor = metric == .driftPerTick ? -Double.infinity : 0
-                #expect(value.isFinite && value >= floor, "\(identifier) \(parameters): \(metric) = \(value)")
+                let least = metric == .driftPerTick ? -Double.infinity : 0
+                #expect(value.isFinite && value >= least, "\(identifier) \(parameters): \(metric) = \(value)")
             }
         }
     }

@@ -3,7 +3,7 @@ import SchedulerKit
 import Testing
 
 /// A pool that is Swift's global executor keeps the first job a global job makes for the thread running it (the
-/// "next job" of `ThreadPoolConcurrentScheduler.pushGlobalJob`). Each check runs in a child process: the hook is
+/// "next job" of `PoolKeptJobs`). Each check runs in a child process: the hook is
 /// process-wide. The child prints its failed checks (see ``PoolGlobalExecutorTests``).
 @Suite struct PoolKeptJobTests {
     /// The thread a job runs on, as a number.

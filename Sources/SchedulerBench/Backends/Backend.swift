@@ -28,7 +28,7 @@ public struct Backend: Sendable {
     }
 
     /// A fresh instance of the backend (a new pool, new queues), for one run of a workload.
-    public func instance() -> LaneGroup {
+    func instance() -> LaneGroup {
         let group = makeGroup()
         return Self.laneWrapper.withLock { $0 }?(group, id) ?? group
     }
@@ -57,7 +57,7 @@ public struct Backend: Sendable {
         return capabilities.isDisjoint(with: Self.handOffCapabilities) ? .inline : .handOff
     }
 
-    public var handsOff: Bool { execution == .handOff }
+    var handsOff: Bool { execution == .handOff }
 
     /// `spin-handoff` and `default-executor` are hand-offs without ``Capabilities/asynchronous`` (they take only the
     /// workloads they are floors of), so a hand-off is any of these, not that one alone.
@@ -65,20 +65,17 @@ public struct Backend: Sendable {
         .asynchronous, .concurrent, .executor, .taskExecutor, .realTimers, .clock, .exploration,
     ]
 
-    /// How the backend with this id runs its work (``execution``), built in or registered. One this process does not
-    /// know (renamed since a stored run) counts as a hand-off, as most backends are.
-    public static func execution(of id: BackendID) -> Execution { withID(id)?.execution ?? .handOff }
-
     /// The `default-executor` reference hosts actors and tasks only: it is not a lane for the W1–W10 workloads.
-    public var hostsOnlyActors: Bool { capabilities.subtracting(.promptWakeUp) == [.executor, .taskExecutor] }
+    var hostsOnlyActors: Bool { capabilities.subtracting(.promptWakeUp) == [.executor, .taskExecutor] }
     /// The clock references (`continuous-clock`, `swift-clocks-testclock`): a clock, and nothing else (W19–W21).
-    public var hostsOnlyAClock: Bool { !capabilities.isEmpty && capabilities.isSubset(of: Self.clockCapabilities) }
+    var hostsOnlyAClock: Bool { !capabilities.isEmpty && capabilities.isSubset(of: Self.clockCapabilities) }
     static let clockCapabilities: Capabilities = [.clock, .virtualClock]
     /// The exploration references (`explore-fifo`, `explore-random`, `explore-pct`): a strategy, nothing else (W22).
-    public var hostsOnlyExplorations: Bool { capabilities == .exploration }
+    var hostsOnlyExplorations: Bool { capabilities == .exploration }
 
-    /// A raw primitive or a floor, measured beside the schedulers.
-    static func reference(
+    /// A raw primitive or a floor, measured beside the schedulers: the runtime's own (``references``), and the peers'
+    /// that the tool registers.
+    package static func reference(
         _ id: BackendID, _ summary: String, capabilities: Capabilities,
         make: @escaping @Sendable () -> LaneGroup
     ) -> Backend {
@@ -92,7 +89,7 @@ extension Backend {
     /// how the bench calls it), and each round opens a fresh session planned for the bench.
     public static func subject(_ entry: ConformanceBackend, harness: BenchHarness = .standard) -> Backend {
         Backend(
-            BackendID(rawValue: entry.id), summary: entry.summary, wraps: harness.wraps,
+            entry.id, summary: entry.summary, wraps: harness.wraps,
             isReference: false, capabilities: Capabilities(subject: entry, harness: harness),
             conformanceName: entry.name
         ) {
@@ -201,7 +198,7 @@ extension Backend {
             ) {
                 LaneGroup { _ in ClockOnlyLane(clock: SleepingClock(ContinuousClock()), ticker: .asyncTimerSequence) }
             },
-        ] + peerReferences + clockReferences
+        ]
 
     /// A reference or a registered backend (``register(_:)``).
     public static func withID(_ id: BackendID) -> Backend? { known.first { $0.id == id } }

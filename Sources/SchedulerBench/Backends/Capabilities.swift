@@ -22,7 +22,7 @@ public struct Capabilities: OptionSet, Sendable, Hashable {
     /// Can host actors (Swift concurrency): a `SchedulerExecutor` over the lane's scheduler, or Swift's default
     /// executor for the `default-executor` reference.
     public static let executor = Capabilities(rawValue: 1 << 6)
-    /// Can host tasks: a task executor preference (``Lane/taskExecutor``). Every lane that hosts actors hosts tasks
+    /// Can host tasks: a task executor preference (the lane's task executor). Every lane that hosts actors hosts tasks
     /// too; the hand-off floor hosts tasks only, so that W12 shows the floor of a task on any executor of its own.
     public static let taskExecutor = Capabilities(rawValue: 1 << 11)
     /// The handle of plain work can cancel it (W7). Every SchedulerKit scheduler's can; the SwiftNIO adapters' cannot

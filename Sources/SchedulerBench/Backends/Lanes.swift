@@ -6,7 +6,7 @@ import SchedulerKit
 
 /// One place work can be sent: a scheduler, or a raw primitive measured beside the schedulers.
 /// Workloads talk to lanes only, so a reference row runs exactly the same code as the scheduler it is compared to.
-public protocol Lane: AnyObject, Sendable {
+package protocol Lane: AnyObject, Sendable {
     func submit(_ work: @escaping @Sendable () -> Void)
     /// Work at a monotonic deadline; only called on lanes whose backend has the `timed` capability.
     func submit(at deadline: SchedulerTime, _ work: @escaping @Sendable () -> Void)
@@ -34,21 +34,21 @@ public protocol Lane: AnyObject, Sendable {
 }
 
 extension Lane {
-    public var exploration: ExplorationStrategy? { nil }
-    public var taskExecutor: (any TaskExecutor)? { scheduler.map { SchedulerTaskExecutor($0) } }
-    public var serialExecutor: (any SerialExecutor)? { scheduler.map { SchedulerExecutor($0) } }
-    public var clock: SleepingClock? { (scheduler as? any TimedScheduler).map { SleepingClock(SchedulerClock($0)) } }
-    public var ticker: Ticker? { (scheduler as? any TimedScheduler).map(Ticker.init(repeatingOn:)) }
-    public var virtualClock: ClockUnderTest? {
+    package var exploration: ExplorationStrategy? { nil }
+    package var taskExecutor: (any TaskExecutor)? { scheduler.map { SchedulerTaskExecutor($0) } }
+    package var serialExecutor: (any SerialExecutor)? { scheduler.map { SchedulerExecutor($0) } }
+    package var clock: SleepingClock? { (scheduler as? any TimedScheduler).map { SleepingClock(SchedulerClock($0)) } }
+    package var ticker: Ticker? { (scheduler as? any TimedScheduler).map(Ticker.init(repeatingOn:)) }
+    package var virtualClock: ClockUnderTest? {
         (scheduler as? any VirtualTimeDriver).map { ClockUnderTest(SchedulerClock($0), driver: .virtualTime($0)) }
     }
 }
 
 /// A Swift `Clock` as W19 sleeps on it: until a deadline on the monotonic clock, whatever the clock's `Instant`.
-public struct SleepingClock: Sendable {
+package struct SleepingClock: Sendable {
     let sleep: @Sendable (SchedulerTime) async throws -> Void
 
-    public init<C: _Concurrency.Clock>(_ clock: C) where C.Duration == Duration {
+    init<C: _Concurrency.Clock>(_ clock: C) where C.Duration == Duration {
         // The deadline becomes the clock's instant by the distance from now: both read a monotonic clock, so the two
         // readings differ by the time between them (well under a microsecond).
         sleep = { deadline in
@@ -183,7 +183,7 @@ final class ExplorerLane: Lane {
 }
 
 /// The lanes of one workload round, made from one backend instance (one pool, one set of queues), closed at the end.
-public final class LaneGroup: Sendable {
+package final class LaneGroup: Sendable {
     private let make: @Sendable (String) -> any Lane
     private let close: @Sendable () -> Void
 
@@ -192,13 +192,18 @@ public final class LaneGroup: Sendable {
         self.close = close
     }
 
-    public func lane(_ name: String) -> any Lane { make(name) }
+    package func lane(_ name: String) -> any Lane { make(name) }
 
     /// `count` lanes named `prefix-0`, `prefix-1`, …
-    public func lanes(_ count: Int, prefix: String) -> [any Lane] { (0..<count).map { lane("\(prefix)-\($0)") } }
+    func lanes(_ count: Int, prefix: String) -> [any Lane] { (0..<count).map { lane("\(prefix)-\($0)") } }
 
     /// Releases the instance (shuts a pool down). Call once, after the round's work has finished.
-    public func shutdown() { close() }
+    package func shutdown() { close() }
+
+    /// Lanes that are a virtual clock and nothing else, each made by `make` (a peer's clock, `swift-clocks-testclock`).
+    package static func virtualClock(_ make: @escaping @Sendable () -> ClockUnderTest) -> LaneGroup {
+        LaneGroup { _ in ClockOnlyLane(virtualClock: make()) }
+    }
 }
 
 /// The clock references' lane (``Backend/hostsOnlyAClock``): a clock and nothing else. `continuous-clock` has the

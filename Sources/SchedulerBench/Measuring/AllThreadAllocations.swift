@@ -7,12 +7,12 @@ import Foundation
 /// Exact only in a process whose thread caches are off (`MALLOC_CONF=tcache:false`): then every request of every
 /// thread reaches an arena and is counted there at once. With caches on, arenas see cache refills instead.
 /// Bytes are size-class bytes: a 100-byte request counts as its 112-byte class.
-package struct ArenaTotals: Sendable, Equatable {
-    package var allocations: UInt64
-    package var sizeClassBytes: UInt64
+struct ArenaTotals: Sendable, Equatable {
+    var allocations: UInt64
+    var sizeClassBytes: UInt64
 
     /// The totals now (after an `epoch` refresh); nil when jemalloc is not live.
-    package static func read() -> ArenaTotals? {
+    static func read() -> ArenaTotals? {
         var allocations: UInt64 = 0
         var bytes: UInt64 = 0
         guard cjemalloc_arena_totals(&allocations, &bytes) == 0 else { return nil }
@@ -27,23 +27,23 @@ package struct ArenaTotals: Sendable, Equatable {
 }
 
 /// Counting the allocations of all threads: possible only in a child process started with thread caches off.
-package enum AllThreadCounting {
+enum AllThreadCounting {
     /// What makes the counts exact; the counting child's environment.
-    package static let mallocConf = "tcache:false"
+    static let mallocConf = "tcache:false"
 
     /// jemalloc is live and its thread caches are off for every thread (`opt.tcache` reads false).
-    package static var isExact: Bool {
+    static var isExact: Bool {
         var tcache = true
         return Jemalloc.isLive && cjemalloc_read_bool("opt.tcache", &tcache) == 0 && !tcache
     }
 
-    package struct NotExact: Error, CustomStringConvertible {
-        package let description: String
+    struct NotExact: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// Proves the counts exact here: `mallocs` requests of 64 bytes (a size class) on a second thread, already
     /// running, must move the totals by exactly `mallocs` allocations and `64 × mallocs` bytes. Returns one line.
-    package static func proveExact(mallocs: Int = 10_000) throws -> String {
+    static func proveExact(mallocs: Int = 10_000) throws -> String {
         guard Jemalloc.isLive else { throw NotExact(description: "jemalloc is not live in the counting process") }
         guard isExact else {
             throw NotExact(

@@ -1,13 +1,14 @@
 import Foundation
+import SchedulerConformance
 import ToolSupport
 
 /// What an actor workload's allocation pass reports: allocations and size-class bytes of every thread (the caller's,
 /// the executor's workers, Swift's cooperative threads) per unit of work, counted exactly by jemalloc's arenas in
 /// a process without thread caches (see `AllThreadCounting`).
-public struct AllocationProbe: Sendable {
-    public let allocations: Metric
+struct AllocationProbe: Sendable {
+    let allocations: Metric
     /// Bytes of the size classes the requests were served from (a 100-byte request counts 112), not requested bytes.
-    public let sizeClassBytes: Metric
+    let sizeClassBytes: Metric
     let units: @Sendable (Parameters) -> Int
     let prepare: @Sendable (LaneGroup, Parameters) -> ActorLoop
 
@@ -21,7 +22,7 @@ public struct AllocationProbe: Sendable {
         self.prepare = prepare
     }
 
-    public var metrics: [Metric] { [allocations, sizeClassBytes] }
+    var metrics: [Metric] { [allocations, sizeClassBytes] }
 
     /// The most units a counted run repeats.
     static let countedUnitsLimit = 10_000
@@ -56,7 +57,7 @@ public struct AllocationProbe: Sendable {
     /// instance of `backend`, after a warm-up run, and how many units ran: the jobs a row sends through the global
     /// executor (``GlobalJobCount`` in the tool). Unlike the allocations above, no empty run is subtracted: a task
     /// started before the first unit that decides where the units run (W25's consumer) is part of the row.
-    package func readings<Reading: Sendable>(
+    func readings<Reading: Sendable>(
         on backend: Backend, _ parameters: Parameters, _ read: @escaping @Sendable () -> Reading
     ) -> (before: Reading, after: Reading, units: Int) {
         let lanes = backend.instance()
@@ -66,6 +67,17 @@ public struct AllocationProbe: Sendable {
         _ = loop.run(max(1, units / 10))
         let (before, after) = loop.readings(units, read)
         return (before, after, units)
+    }
+}
+
+extension Workload {
+    /// What `read` reads just before and just after one timed run of a row's units, on a fresh instance of `backend`
+    /// after a warm-up run, and how many units ran: what `bench global-executors` counts of the jobs a row sends
+    /// through the global executor. Nil for a workload without such a loop (one that counts nothing in a child).
+    package func readings<Reading: Sendable>(
+        on backend: Backend, _ parameters: Parameters, _ read: @escaping @Sendable () -> Reading
+    ) -> (before: Reading, after: Reading, units: Int)? {
+        allocationProbe?.readings(on: backend, parameters, read)
     }
 }
 
@@ -127,7 +139,7 @@ package enum AllocationPass {
     /// The parent's side: counts the runner's actor workloads through `counter` and returns the counts, per cell and
     /// backend. Empty, with a note, when the run has no actor workload, no process can count (`counter` nil: a
     /// package's own runner, `BenchYourOwn`), jemalloc is not live here, or the counting fails.
-    package static func run(for runner: Runner, counter: Counter?, log: (String) -> Void) -> [Counted] {
+    static func run(for runner: Runner, counter: Counter?, log: (String) -> Void) -> [Counted] {
         let cells = runner.plan.filter { $0.workload.allocationProbe != nil }
         guard !cells.isEmpty else { return [] }
         guard let counter else {
@@ -165,7 +177,7 @@ package enum AllocationPass {
     }
 
     /// The counts of one backend in one cell.
-    package struct Counted: Sendable {
+    struct Counted: Sendable {
         let workload: WorkloadID
         let parameters: Parameters
         let backend: BackendID
@@ -173,7 +185,7 @@ package enum AllocationPass {
     }
 
     /// The timed cells with the counts added to their backends.
-    package static func merge(_ counted: [Counted], into cells: [CellMeasurement]) -> [CellMeasurement] {
+    static func merge(_ counted: [Counted], into cells: [CellMeasurement]) -> [CellMeasurement] {
         cells.map { cell in
             var cell = cell
             for index in cell.backends.indices {

@@ -10,9 +10,9 @@ public enum AllocatorChoice: String, Sendable, CaseIterable {
 }
 
 /// What is known about jemalloc in this process, found at run time (so `swift test` never needs it).
-public enum Jemalloc {
+enum Jemalloc {
     /// Where Debian and Ubuntu install the shared library (`libjemalloc-dev` / `libjemalloc2`).
-    public static let candidatePaths = [
+    static let candidatePaths = [
         "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
         "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",
         "/lib/x86_64-linux-gnu/libjemalloc.so.2",
@@ -21,21 +21,21 @@ public enum Jemalloc {
     ]
 
     /// The library to preload, if one is installed.
-    public static var installedLibrary: String? {
+    static var installedLibrary: String? {
         candidatePaths.first { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// True when this process allocates through jemalloc (its `mallctl` is visible).
-    public static var isLive: Bool { cjemalloc_find_mallctl() != nil }
+    static var isLive: Bool { cjemalloc_find_mallctl() != nil }
 
-    public static var version: String? { cjemalloc_version().map { String(cString: $0) } }
+    static var version: String? { cjemalloc_version().map { String(cString: $0) } }
 
     /// A request large enough that no thread cache serves it from bytes it counted before.
     static let proofBytes = 65_536
 
     /// Proof that malloc really is jemalloc: a 64 KiB allocation must move this thread's `thread.allocated` counter
     /// by at least that much. Returns a one-line description, or nil when jemalloc is not live.
-    public static func liveProof() -> String? {
+    static func liveProof() -> String? {
         guard isLive else { return nil }
         let moved = cjemalloc_counted_bytes_of_malloc(proofBytes)
         var statsEnabled = false
@@ -71,11 +71,11 @@ public enum Jemalloc {
 /// and is counted there (jemalloc otherwise merges per-thread request counts lazily); bytes come from the thread's own
 /// `thread.allocated` counter. Other threads should be idle (blocked behind a gate) while `body` runs, because the
 /// arena counters are process-wide. Nil when jemalloc is not live.
-public struct AllocationCount: Sendable, Equatable {
-    public var allocations: UInt64
-    public var bytes: UInt64
+struct AllocationCount: Sendable, Equatable {
+    var allocations: UInt64
+    var bytes: UInt64
 
-    public static func measure(_ body: () -> Void) -> AllocationCount? {
+    static func measure(_ body: () -> Void) -> AllocationCount? {
         guard Jemalloc.isLive, cjemalloc_write_bool("thread.tcache.enabled", false) == 0 else {
             body()
             return nil

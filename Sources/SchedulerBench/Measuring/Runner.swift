@@ -1,16 +1,16 @@
 import Foundation
 
 /// One measured round of one backend in one cell.
-public struct RoundRecord: Sendable {
-    public var result: RoundResult
+struct RoundRecord: Sendable {
+    var result: RoundResult
     /// How many times the workload ran (each on a fresh backend instance) to fill the round.
-    public var repetitions: Int
-    public var seconds: Double
+    var repetitions: Int
+    var seconds: Double
     /// What the kernel's scheduler did to the process during the round; nil when not counted.
-    public var contextSwitches: Double?
-    public var migrations: Double?
+    var contextSwitches: Double?
+    var migrations: Double?
 
-    public init(
+    init(
         result: RoundResult, repetitions: Int = 1, seconds: Double = 0, contextSwitches: Double? = nil,
         migrations: Double? = nil
     ) {
@@ -23,20 +23,20 @@ public struct RoundRecord: Sendable {
 }
 
 /// Everything one backend measured in one cell: its timed rounds, and exact counts from the allocation pass.
-public struct BackendRounds: Sendable {
-    public let backend: Backend
-    public var rounds: [RoundRecord] = []
+struct BackendRounds: Sendable {
+    let backend: Backend
+    var rounds: [RoundRecord] = []
     /// Counted values per metric, one per counted round (W11–W13; see `AllocationPass`).
-    public var counted: [Metric: [Double]] = [:]
+    var counted: [Metric: [Double]] = [:]
 
-    public init(backend: Backend, rounds: [RoundRecord] = [], counted: [Metric: [Double]] = [:]) {
+    init(backend: Backend, rounds: [RoundRecord] = [], counted: [Metric: [Double]] = [:]) {
         self.backend = backend
         self.rounds = rounds
         self.counted = counted
     }
 
     /// The values of `metric`: counted ones if any, else one per timed round (nil if a round lacks it).
-    public func values(of metric: Metric) -> [Double]? {
+    func values(of metric: Metric) -> [Double]? {
         if let counted = counted[metric] { return counted }
         let values = rounds.compactMap { $0.result.values[metric] }
         return values.isEmpty || values.count != rounds.count ? nil : values
@@ -45,12 +45,12 @@ public struct BackendRounds: Sendable {
 
 /// One (workload, parameters) cell: every backend's rounds, which ran interleaved (round i of each backend ran in
 /// the same sweep, so round i of two backends can be paired).
-public struct CellMeasurement: Sendable {
-    public let workload: Workload
-    public let parameters: Parameters
-    public var backends: [BackendRounds]
+struct CellMeasurement: Sendable {
+    let workload: Workload
+    let parameters: Parameters
+    var backends: [BackendRounds]
 
-    package init(workload: Workload, parameters: Parameters, backends: [BackendRounds]) {
+    init(workload: Workload, parameters: Parameters, backends: [BackendRounds]) {
         self.workload = workload
         self.parameters = parameters
         self.backends = backends
@@ -59,27 +59,27 @@ public struct CellMeasurement: Sendable {
 
 /// Runs workloads on backends: a warm-up run each, then rounds that interleave the backends (A B C A B C …), so that
 /// drift of the machine hits every backend alike and round i of one backend can be paired with round i of another.
-public struct Runner: Sendable {
-    public let backends: [Backend]
-    public let workloads: [Workload]
-    public let scale: Scale
-    public let policy: RoundPolicy
+struct Runner: Sendable {
+    let backends: [Backend]
+    let workloads: [Workload]
+    let scale: Scale
+    let policy: RoundPolicy
 
-    public init(backends: [Backend], workloads: [Workload], scale: Scale, policy: RoundPolicy? = nil) {
+    init(backends: [Backend], workloads: [Workload], scale: Scale, policy: RoundPolicy? = nil) {
         self.backends = backends
         self.workloads = workloads
         self.scale = scale
         self.policy = policy ?? scale.roundPolicy
     }
 
-    public struct Cell: Sendable {
-        public let workload: Workload
-        public let parameters: Parameters
-        public let backends: [Backend]
+    struct Cell: Sendable {
+        let workload: Workload
+        let parameters: Parameters
+        let backends: [Backend]
     }
 
     /// The cells this runner will measure, in order.
-    public var plan: [Cell] {
+    var plan: [Cell] {
         workloads.flatMap { workload in
             let eligible = backends.filter(workload.supports)
             return eligible.isEmpty
@@ -93,7 +93,7 @@ public struct Runner: Sendable {
     }
 
     /// Rounds the plan needs before any extra round, for progress reports.
-    public var baseSteps: Int {
+    var baseSteps: Int {
         plan.reduce(0) { sum, cell in
             let (warmUp, measured) = baseRounds(cell.workload)
             return sum + (warmUp + measured) * cell.backends.count
@@ -101,7 +101,7 @@ public struct Runner: Sendable {
     }
 
     /// Runs the plan; `progress` gets (rounds done, rounds planned, what runs now) before each round.
-    public func run(progress: (Int, Int, String) -> Void = { _, _, _ in }) -> [CellMeasurement] {
+    func run(progress: (Int, Int, String) -> Void = { _, _, _ in }) -> [CellMeasurement] {
         var step = 0
         var planned = baseSteps
         let extendable = plan.filter { !$0.workload.measuredOnce }.count

@@ -15,7 +15,7 @@ public struct BenchHarness: Sendable, Equatable {
     /// What it promises where the bench calls it (from threads with no current scheduler), added to its traits.
     public var extraTraits: SchedulerTraits
     /// The lane it is reported beside, as a ratio: the primitive it wraps (`.rawDispatch`), or another scheduler it
-    /// stands in for (`.testScheduler`).
+    /// stands in for (`ConformanceBackend.testScheduler.id`).
     public var wraps: BackendID?
 
     public init(

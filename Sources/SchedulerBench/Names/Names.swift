@@ -1,15 +1,19 @@
 // The names of the runtime's lanes, workloads and parameters, as typed constants, spelt here once. A subject's id is
-// its catalog entry's (`ConformanceBackend.id`; the tool names the project's own in `CatalogNames.swift`).
-// `Backend.references` and `Workload.all` define what each one is; metrics are declared with their units in
-// `Metric.swift`.
+// its catalog entry's (`ConformanceBackend.id`, the one identity of a scheduler, kit and bench alike); the peers' lanes
+// name theirs in SchedulerBenchPeers. `Backend.references` and `Workload.all` define what each one is; metrics are
+// declared with their units in `Metric.swift`.
 
 import SchedulerConformance
 
-extension BackendID {
-    /// A kit entry's id as a backend's: the `backend` column of its rows, and what a harness names it by
-    /// (`BenchHarness(wraps: BackendID(.testScheduler))`).
-    public init(_ entry: ConformanceBackend) { self.init(rawValue: entry.id) }
-}
+/// What a ``WorkloadID`` names.
+public enum WorkloadKind: IdentifierKind {}
+/// What a ``ParameterName`` names.
+public enum ParameterKind: IdentifierKind {}
+
+/// A workload (`W1`, `W2`, …: `Workload.all`).
+public typealias WorkloadID = Identifier<WorkloadKind>
+/// A workload parameter (`tasks`, `producers`, …).
+public typealias ParameterName = Identifier<ParameterKind>
 
 extension BackendID {
     // Reference rows: the primitives the backends wrap, and floors.
@@ -17,7 +21,6 @@ extension BackendID {
     public static let rawDispatchGlobal = BackendID(rawValue: "raw-dispatch-global")
     public static let rawDispatchConcurrent = BackendID(rawValue: "raw-dispatch-concurrent")
     public static let rawOperationQueue = BackendID(rawValue: "raw-operationqueue")
-    public static let rawNIOExecute = BackendID(rawValue: "raw-nio-execute")
     public static let spinHandOff = BackendID(rawValue: "spin-handoff")
     public static let poolBothRoles = BackendID(rawValue: "pool-both-roles")
     public static let directCall = BackendID(rawValue: "direct-call")
@@ -29,7 +32,6 @@ extension BackendID {
     public static let explorePCT = BackendID(rawValue: "explore-pct")
     public static let defaultExecutor = BackendID(rawValue: "default-executor")
     public static let continuousClock = BackendID(rawValue: "continuous-clock")
-    public static let swiftClocksTestClock = BackendID(rawValue: "swift-clocks-testclock")
 }
 
 extension WorkloadID {

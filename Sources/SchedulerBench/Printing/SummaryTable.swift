@@ -1,6 +1,9 @@
+import SchedulerConformance
+import ToolSupport
+
 /// The table `bench` prints at the end of a run: per (workload, parameters), one line per backend.
-public enum SummaryTable {
-    public static func render(_ rows: [SummaryRow]) -> String {
+enum SummaryTable {
+    static func render(_ rows: [SummaryRow]) -> String {
         var sections: [String] = []
         var seen = Set<String>()
         for row in rows {

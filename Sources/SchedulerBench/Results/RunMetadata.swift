@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// Who, where and what made a run. Every row of every CSV carries it, so a row can be cited on its own.
 public struct RunMetadata: Sendable, Equatable {
@@ -19,7 +20,7 @@ public struct RunMetadata: Sendable, Equatable {
     /// `full`, `quick` or `smoke`.
     public var scale = ""
     /// `all`, or the backends and workloads the run was narrowed to.
-    public var selection = ""
+    var selection = ""
     /// The CPUs the process ran on, and whether `--cpus` put it there.
     public var cpus = ""
     public var pinned = false
@@ -41,11 +42,6 @@ public struct RunMetadata: Sendable, Equatable {
         .text("scheduling_counters", \.schedulingCounters),
     ]
 
-    /// Column names, in CSV order.
-    public static var columns: [String] { schema.names() }
-
-    public var fields: [String] { Self.schema.fields(of: self) }
-
     /// Reads the columns of a CSV record; columns an older run did not write are empty.
     public init(fields record: [String: String]) { Self.schema.read(record, into: &self) }
 
@@ -60,7 +56,7 @@ public struct RunMetadata: Sendable, Equatable {
     }
 
     /// Collects the metadata of this machine and process now.
-    public static func collect(command: String, clockOverhead: Double) -> RunMetadata {
+    static func collect(command: String, clockOverhead: Double) -> RunMetadata {
         let date = Date()
         let (commit, dirty) = ThisBuild.portableCommit.map { ($0, "") } ?? repositoryCommit()
         var record: [String: String] = [:]
@@ -89,11 +85,11 @@ public struct RunMetadata: Sendable, Equatable {
 }
 
 /// What a run was narrowed to, in the `selection` column.
-public enum RunSelection {
-    public static let all = "all"
+enum RunSelection {
+    static let all = "all"
 
     /// "all", or "backends=a,b workloads=W1,W4" naming only what was narrowed.
-    public static func describe(backends: [Backend], workloads: [Workload]) -> String {
+    static func describe(backends: [Backend], workloads: [Workload]) -> String {
         var parts: [String] = []
         if backends.count != Backend.known.count {
             parts.append("backends=" + backends.map(\.id.rawValue).joined(separator: ","))
@@ -102,21 +98,5 @@ public enum RunSelection {
             parts.append("workloads=" + workloads.map(\.id.rawValue).joined(separator: ","))
         }
         return parts.isEmpty ? all : parts.joined(separator: " ")
-    }
-}
-
-/// Run ids: the UTC start time (so folders sort by age), the commit, and a random suffix, so that two runs started
-/// in the same second on the same commit do not share a folder. Six hex digits, not four: among 25 runs started at
-/// once (a unit test does that), 16 random bits collide once in about 200 tries, 24 bits once in about 50 000; a
-/// collision still never overwrites (the second run is refused whole, `RunStore`).
-public enum RunID {
-    public static func make(date: Date = Date(), commit: String) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        let suffix = String(UInt32.random(in: 0..<(1 << 24)), radix: 16)
-        return
-            "\(formatter.string(from: date))-\(commit.prefix(7))-\(String(repeating: "0", count: 6 - suffix.count))\(suffix)"
     }
 }

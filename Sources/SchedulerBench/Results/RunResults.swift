@@ -4,16 +4,19 @@ import Histogram
 /// Everything one run measured, as the rows of its two CSV files.
 public struct RunResults: Sendable {
     public var summary: [SummaryRow]
-    public var samples: [SampleRow]
+    var samples: [SampleRow]
 
-    public init(summary: [SummaryRow], samples: [SampleRow]) {
+    /// The rows of a run's `summary.csv` (its `samples.csv`, every round's value, is in its folder).
+    public init(summary: [SummaryRow]) { self.init(summary: summary, samples: []) }
+
+    init(summary: [SummaryRow], samples: [SampleRow]) {
         self.summary = summary
         self.samples = samples
     }
 
     /// Summarises the cells measured under one allocator: per backend and metric, the median with its interval and
     /// modes, and the paired ratios to the reference row and to the cell's fastest scheduler backend.
-    public init(cells: [CellMeasurement], metadata: RunMetadata, allocator: AllocatorChoice) {
+    init(cells: [CellMeasurement], metadata: RunMetadata, allocator: AllocatorChoice) {
         summary = []
         samples = []
         for cell in cells {
@@ -92,4 +95,7 @@ public struct RunResults: Sendable {
     }
 
     private static func median(_ values: [Double]) -> Double? { values.isEmpty ? nil : Statistics.median(values) }
+
+    /// The summary table `bench run` prints: per (workload, parameters), one line per backend.
+    public var table: String { SummaryTable.render(summary) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerConformance
 import ToolSupport
 
 /// One row of `summary.csv`: one (allocator, backend, workload, parameters, metric) cell of one run
@@ -15,23 +16,24 @@ public struct SummaryRow: Sendable, Equatable {
     public var metric: Metric
     public var summary: SampleSummary
     /// Citable as it is: an exact count (the same on every run of the build, however few rounds counted it), or a
-    /// measurement whose interval is narrow enough (``SampleSummary/isTooNoisy``).
+    /// measurement with enough rounds whose interval is narrow enough (within ``Statistics/trustedSpread`` of its
+    /// median).
     public var isTrusted: Bool { metric.isExactCount || !summary.isTooNoisy }
     /// Percentiles of all rounds' latency samples merged (latency workloads only).
-    public var percentiles: [Metric: Double] = [:]
+    var percentiles: [Metric: Double] = [:]
     /// Median of the per-round ratios to the reference row, with its interval.
     public var ratioToReference: Estimate?
     /// The scheduler backend with the best median in this cell, and the paired ratio to it.
-    public var fastest: BackendID?
+    var fastest: BackendID?
     public var ratioToFastest: Estimate?
     /// Medians per round of how long a round took, how often it repeated the workload, and what the kernel's
     /// scheduler did meanwhile (nil where not measured, e.g. counted rows).
     public var roundMilliseconds: Double?
-    public var repetitions: Double?
+    var repetitions: Double?
     public var contextSwitches: Double?
     public var migrations: Double?
 
-    public init(
+    init(
         metadata: RunMetadata, allocator: AllocatorChoice, backend: BackendID, reference: BackendID?,
         workload: WorkloadID, workloadName: String, parameters: Parameters, metric: Metric,
         summary: SampleSummary
@@ -49,7 +51,7 @@ public struct SummaryRow: Sendable, Equatable {
 
     /// The percentile columns: each percentile metric's name, but `p_max` for the maximum (a column named `max` is
     /// the rounds' maximum).
-    public static let percentileColumns: [(column: String, metric: Metric)] = Metric.latencyPercentiles.map { entry in
+    static let percentileColumns: [(column: String, metric: Metric)] = Metric.latencyPercentiles.map { entry in
         (entry.metric == .maxLatency ? "p_max" : entry.metric.name, entry.metric)
     }
 
@@ -112,16 +114,11 @@ public struct SummaryRow: Sendable, Equatable {
     public var fields: [String] { Self.schema.fields(of: self) }
 
     /// The two modes when the rounds fall into two, else none.
-    var twoModes: [Mode] { summary.modes.count == 2 ? summary.modes : [] }
-
-    /// The identity of a cell across runs, for `compare`.
-    public var key: CellKey {
-        CellKey(allocator: allocator, backend: backend, workload: workload, parameters: parameters, metric: metric)
-    }
+    var twoModes: [SampleSummary.Mode] { summary.modes.count == 2 ? summary.modes : [] }
 
     /// Reads a record of `summary.csv`; throws naming the first required field that is not what it should be.
     /// Columns an older run did not write are read as absent.
-    public init(record: CSVRecord) throws {
+    init(record: CSVRecord) throws {
         let summary = SampleSummary(
             count: Int(try record.number("samples")),
             median: Estimate(
@@ -129,7 +126,7 @@ public struct SummaryRow: Sendable, Equatable {
                 high: try record.number("ci_high")),
             min: try record.number("min"), max: try record.number("max"),
             modes: [("mode_low", "mode_low_share"), ("mode_high", "mode_high_share")].compactMap { value, share in
-                record.optionalNumber(value).map { Mode(value: $0, share: record.optionalNumber(share) ?? 0) }
+                record.optionalNumber(value).map { (value: $0, share: record.optionalNumber(share) ?? 0) }
             })
         guard let allocator = AllocatorChoice(rawValue: try record.text("allocator")), allocator != .both else {
             throw record.error("allocator is \"\(record["allocator"] ?? "")\", not jemalloc or system")
@@ -157,7 +154,7 @@ public struct SummaryRow: Sendable, Equatable {
         migrations = record.optionalNumber("cpu_migrations")
     }
 
-    public static let requiredColumns = [
+    static let requiredColumns = [
         "allocator", "backend", "workload", "parameters", "metric", "samples", "median", "min", "max", "ci_low",
         "ci_high",
     ]
@@ -165,27 +162,6 @@ public struct SummaryRow: Sendable, Equatable {
     /// Reads a whole `summary.csv`.
     public static func read(_ path: String) throws -> [SummaryRow] {
         try CSVTable(contentsOf: path, required: requiredColumns).records.map(SummaryRow.init(record:))
-    }
-}
-
-/// The identity of a cell across runs.
-public struct CellKey: Sendable, Hashable, CustomStringConvertible {
-    public var allocator: AllocatorChoice
-    public var backend: BackendID
-    public var workload: WorkloadID
-    public var parameters: Parameters
-    public var metric: Metric
-
-    public var description: String { "\(workload) \(parameters) \(metric) \(backend) [\(allocator.rawValue)]" }
-
-    package init(
-        allocator: AllocatorChoice, backend: BackendID, workload: WorkloadID, parameters: Parameters, metric: Metric
-    ) {
-        self.allocator = allocator
-        self.backend = backend
-        self.workload = workload
-        self.parameters = parameters
-        self.metric = metric
     }
 }
 

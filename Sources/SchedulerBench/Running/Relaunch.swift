@@ -2,43 +2,42 @@ import Foundation
 
 /// Makes the process run under the allocator a benchmark asks for, by re-executing itself with or without
 /// `LD_PRELOAD` of jemalloc. The environment variable `marker` stops a second re-execution.
-public enum Relaunch {
-    package static let marker = "SCHEDULER_BENCH_RELAUNCHED"
+package enum Relaunch {
+    static let marker = "SCHEDULER_BENCH_RELAUNCHED"
     /// Carries the command a person typed into child processes (for the metadata of the rows they write).
-    package static let parentCommandVariable = "SCHEDULER_BENCH_COMMAND"
+    static let parentCommandVariable = "SCHEDULER_BENCH_COMMAND"
 
-    public enum Failure: Error, CustomStringConvertible {
-        case jemallocMissing
-        case jemallocNotLive
-        case jemallocUnloadable(String)
-        case execFailed(String)
-
-        public var description: String { description(naming: \.rawValue) }
-
-        /// The line, with the allocator setting named as `naming` spells it (the command line: its flag).
-        public func description(naming: (RunSetting) -> String) -> String {
-            let instead = "or choose the system allocator (\(naming(.allocator)) system)"
-            return switch self {
-            case .jemallocMissing:
-                "jemalloc is not installed: run scripts/setup.sh (or apt-get install -y libjemalloc-dev), \(instead)"
-            case .jemallocUnloadable(let why):
-                "jemalloc cannot be loaded (\(why)): reinstall it with scripts/setup.sh, \(instead)"
-            case .jemallocNotLive:
-                "jemalloc was preloaded but is not live in this process: check LD_PRELOAD, \(instead)"
-            case .execFailed(let why):
-                "could not re-execute bench under the requested allocator (\(why)); run it with LD_PRELOAD set yourself"
-            }
-        }
+    /// The environment of a child `bench run`: it chooses its allocator itself, and its rows name the command that
+    /// the person typed (`commandLine`).
+    package static func childEnvironment(commandLine: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment[marker] = nil
+        environment[parentCommandVariable] = commandLine
+        return environment
     }
 
+    /// The environment of a child that must run under jemalloc as it starts, never re-executing itself (the
+    /// instruction probe under valgrind): jemalloc preloaded where it is installed.
+    package static func preloadedEnvironment() -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment[marker] = "1"
+        if let library = Jemalloc.installedLibrary { environment["LD_PRELOAD"] = library }
+        return environment
+    }
+
+    /// What to do instead, after a line that says why jemalloc cannot be used.
+    static func jemallocUnavailable(_ problem: String) -> RequestError { .allocatorUnavailable(problem: problem) }
+
     /// Throws a one-line error unless a run under `allocator` can start here (jemalloc installed and loadable).
-    package static func checkAvailable(_ allocator: AllocatorChoice) throws {
+    static func checkAvailable(_ allocator: AllocatorChoice) throws {
         guard allocator == .jemalloc, !Jemalloc.isLive else { return }
-        guard let library = Jemalloc.installedLibrary else { throw Failure.jemallocMissing }
+        guard let library = Jemalloc.installedLibrary else { throw missing }
         // A file that is not a shared object would only get the loader's warning and no jemalloc; say so in one
         // line instead. (Loading it here with dlopen is no test: jemalloc's TLS model refuses late loading.)
         guard isSharedObject(library) else {
-            throw Failure.jemallocUnloadable("\(library) is not an ELF shared object")
+            throw jemallocUnavailable(
+                "jemalloc cannot be loaded (\(library) is not an ELF shared object): reinstall it with scripts/setup.sh"
+            )
         }
     }
 
@@ -52,16 +51,30 @@ public enum Relaunch {
             return
         case .jemalloc:
             if Jemalloc.isLive { return }
-            if relaunched { throw Failure.jemallocNotLive }
+            if relaunched { throw notLive }
             try checkAvailable(.jemalloc)
-            guard let library = Jemalloc.installedLibrary else { throw Failure.jemallocMissing }
+            guard let library = Jemalloc.installedLibrary else { throw missing }
             let preload = [environment["LD_PRELOAD"], library].compactMap { $0 }.filter { !$0.isEmpty }
             try reexecute(setting: ["LD_PRELOAD": preload.joined(separator: ":")], removing: [])
         case .system:
             if !Jemalloc.isLive { return }
-            if relaunched { throw Failure.execFailed("jemalloc is still loaded without LD_PRELOAD") }
+            if relaunched { throw execFailed("jemalloc is still loaded without LD_PRELOAD") }
             try reexecute(setting: [:], removing: ["LD_PRELOAD"])
         }
+    }
+
+    static var missing: RequestError {
+        jemallocUnavailable(
+            "jemalloc is not installed: run scripts/setup.sh (or apt-get install -y libjemalloc-dev)")
+    }
+
+    static var notLive: RequestError {
+        jemallocUnavailable("jemalloc was preloaded but is not live in this process: check LD_PRELOAD")
+    }
+
+    static func execFailed(_ why: String) -> BenchError {
+        .machine(
+            "could not re-execute bench under the requested allocator (\(why)); run it with LD_PRELOAD set yourself")
     }
 
     static func isSharedObject(_ path: String) -> Bool {
@@ -79,6 +92,6 @@ public enum Relaunch {
         let cArguments = arguments.map { strdup($0) } + [nil]
         let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         execve("/proc/self/exe", cArguments, cEnvironment)
-        throw Failure.execFailed(String(cString: strerror(errno)))
+        throw execFailed(String(cString: strerror(errno)))
     }
 }

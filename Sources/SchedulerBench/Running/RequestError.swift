@@ -1,3 +1,5 @@
+import ToolSupport
+
 /// A setting of a run request. The library names it as the ``RunRequest`` property that holds it (`rounds`), for a
 /// program that builds one; the `bench` command line spells it as its flag (`--rounds`).
 public enum RunSetting: String, Sendable, CaseIterable {
@@ -24,6 +26,8 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
     case cpusNotAllowed(requested: CPUSet, allowed: CPUSet)
     /// The folder the run would be written to cannot take it (`problem` says why).
     case unusableOutput(problem: String)
+    /// The allocator asked for cannot be used here (`problem` says why: jemalloc missing, unloadable, not live).
+    case allocatorUnavailable(problem: String)
 
     public var description: String { description(naming: \.rawValue) }
 
@@ -40,6 +44,8 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(naming(.cpus)) \(requested): this process may run only on CPUs \(allowed); pick a subset of them"
         case .unusableOutput(let problem):
             return "\(problem); fix it or choose another folder (\(naming(.output)))"
+        case .allocatorUnavailable(let problem):
+            return "\(problem), or choose the system allocator (\(naming(.allocator)) system)"
         }
     }
 }

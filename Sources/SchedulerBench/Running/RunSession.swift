@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerConformance
 import SchedulerKit
 import ToolSupport
 
@@ -62,8 +63,12 @@ public struct RunRequest: Sendable, Equatable {
 
     public var resultsRoot: String { outputDirectory ?? (scale == .full ? "Results" : "Results/quick") }
 
+    /// The longest time budget a run (``extraSeconds``) or a comparison accepts, in seconds: beyond a day it is a
+    /// typing error, not a plan.
+    public static let longestBudgetSeconds = RoundPolicy.longestBudgetSeconds
+
     /// The round policy after ``rounds``, ``roundMilliseconds`` and ``extraSeconds``; throws for values out of range.
-    public func policy() throws(RequestError) -> RoundPolicy {
+    func policy() throws(RequestError) -> RoundPolicy {
         var policy = scale.roundPolicy
         if let rounds {
             guard (1...RoundPolicy.roundsLimit).contains(rounds) else {
@@ -127,7 +132,9 @@ public struct RunRequest: Sendable, Equatable {
         if let cpus, let allowed = Machine.allowedCPUs(), !cpus.isSubset(of: allowed) {
             throw RequestError.cpusNotAllowed(requested: cpus, allowed: allowed)
         }
-        try RunStore(root: resultsRoot).preflight()
+        do { try RunStore(root: resultsRoot).preflight() } catch RunStore.Failure.unusable(let problem) {
+            throw RequestError.unusableOutput(problem: problem)
+        }
         for allocator in allocator.passes { try Relaunch.checkAvailable(allocator) }
     }
 }
@@ -158,7 +165,7 @@ package enum RunSession {
             return "after \(rounds) of \(planned) rounds; nothing was written, the run is discarded"
         }
         if request.allocator == .jemalloc {
-            guard let proof = Jemalloc.liveProof() else { throw Relaunch.Failure.jemallocNotLive }
+            guard let proof = Jemalloc.liveProof() else { throw Relaunch.notLive }
             log(proof)
         } else {
             log("system allocator (glibc malloc): jemalloc is not loaded; allocation counts are not available")
@@ -200,28 +207,10 @@ package enum RunSession {
 
 extension RunResults {
     /// The run folder's files.
-    package var files: [String: String] {
+    var files: [String: String] {
         [
             "summary.csv": CSV.encode([SummaryRow.columns] + summary.map(\.fields)),
             "samples.csv": CSV.encode([SampleRow.columns] + samples.map(\.fields)),
         ]
-    }
-}
-
-extension CSV {
-    /// CSV texts with one header each, concatenated (the header once); the headers must agree.
-    package static func concatenate(_ texts: [String]) throws -> String {
-        var header: [String]?
-        var rows: [[String]] = []
-        for text in texts {
-            let decoded = try decode(text)
-            guard let first = decoded.first else { continue }
-            if header == nil { header = first }
-            guard header == first else {
-                throw BenchError.failed("allocator passes wrote different CSV headers; rebuild and run again")
-            }
-            rows += decoded.dropFirst()
-        }
-        return encode((header.map { [$0] } ?? []) + rows)
     }
 }

@@ -1,11 +1,5 @@
 import Foundation
 
-/// One cluster of a cell's rounds: where its rounds lie (their median) and what share of the rounds it holds.
-public struct Mode: Sendable, Equatable {
-    public var value: Double
-    public var share: Double
-}
-
 /// Finds cells whose rounds fall into two clusters, as they do when where the kernel places the threads decides the
 /// figure (two threads sharing one core, or each on its own): such a cell is reported as two modes with their
 /// shares, not as one median with a wide interval that describes neither.
@@ -13,14 +7,14 @@ public struct Mode: Sendable, Equatable {
 /// Two modes are claimed when the sorted rounds (on a log scale) have a gap that is at least `minimumGap` (the
 /// clusters differ by 15 % or more) and at least `gapOverSpread` times the wider cluster's own range, with at least
 /// ``minimumShare`` of the rounds and two rounds on each side: one stray round is an outlier, not a mode.
-public enum Modes {
-    public static let minimumRounds = 6
-    public static let minimumShare = 0.2
+enum Modes {
+    static let minimumRounds = 6
+    static let minimumShare = 0.2
     static let minimumGap = 0.14  // ln(1.15)
     static let gapOverSpread = 2.0
 
     /// Two modes, lower first, or none.
-    public static func detect(_ values: [Double]) -> [Mode] {
+    static func detect(_ values: [Double]) -> [SampleSummary.Mode] {
         guard values.count >= minimumRounds, values.allSatisfy({ $0 > 0 && $0.isFinite }) else { return [] }
         let sorted = values.sorted()
         let logs = sorted.map { Foundation.log($0) }
@@ -36,8 +30,8 @@ public enum Modes {
         guard let split = best?.split else { return [] }
         let share = Double(split) / Double(sorted.count)
         return [
-            Mode(value: Statistics.median(sorted: Array(sorted[..<split])), share: share),
-            Mode(value: Statistics.median(sorted: Array(sorted[split...])), share: 1 - share),
+            (value: Statistics.median(sorted: Array(sorted[..<split])), share: share),
+            (value: Statistics.median(sorted: Array(sorted[split...])), share: 1 - share),
         ]
     }
 }

@@ -17,7 +17,7 @@ public struct Estimate: Sendable, Equatable {
     public static func exact(_ value: Double) -> Estimate { Estimate(value: value, low: value, high: value) }
 
     /// Width of the interval relative to the figure: (high − low) / |value|.
-    public var relativeWidth: Double {
+    var relativeWidth: Double {
         value == 0 ? (high == low ? 0 : .infinity) : (high - low) / abs(value)
     }
 
@@ -32,22 +32,19 @@ public struct Estimate: Sendable, Equatable {
 /// values for the confidence (fewer than 6 for 95 %) it has no bounds at all rather than false ones.
 /// Ratios between two backends of one cell are *paired*: round i of both ran in the same sweep, back to back, so
 /// whatever the machine did during that sweep hits both, and the ratio of the pair cancels it. The figure is the
-/// median of the per-round ratios, with the interval of that median. Only the ratio of two medians measured apart
-/// (two configurations of a workload) takes a bootstrap interval (2 000 resamples, fixed seed: reproducible).
+/// median of the per-round ratios, with the interval of that median.
 public enum Statistics {
     /// A median's interval wider than this fraction of it is marked "too noisy to trust".
     public static let trustedSpread = 0.25
     /// With fewer rounds than this a median has no 95 % interval (see `medianInterval(sorted:confidence:)`).
     public static let minimumRounds = 6
-    static let bootstrapResamples = 2_000
-    static let seed: UInt64 = 0x5eed
 
     public static func median(_ values: [Double]) -> Double {
         precondition(!values.isEmpty, "median: no values")
         return median(sorted: values.sorted())
     }
 
-    package static func median(sorted: [Double]) -> Double {
+    static func median(sorted: [Double]) -> Double {
         let middle = sorted.count / 2
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
@@ -89,51 +86,5 @@ public enum Statistics {
         let ratios = zip(a, b).compactMap { $1 > 0 ? $0 / $1 : nil }
         guard !ratios.isEmpty else { return nil }
         return medianEstimate(ratios, confidence: confidence)
-    }
-
-    /// The median of the per-round differences `a[i] − b[i]`, with its distribution-free interval.
-    public static func pairedDifference(_ a: [Double], minus b: [Double], confidence: Double = 0.95) -> Estimate? {
-        let differences = zip(a, b).map { $0 - $1 }
-        guard !differences.isEmpty else { return nil }
-        return medianEstimate(differences, confidence: confidence)
-    }
-
-    /// median(a) / median(b) for two samples that were not measured in pairs (two cells of one workload), with an
-    /// interval from resampling each sample on its own.
-    public static func unpairedRatio(_ a: [Double], over b: [Double], confidence: Double = 0.95) -> Estimate? {
-        guard !a.isEmpty, !b.isEmpty, median(b) > 0 else { return nil }
-        var generator = SplitMix64(seed: seed)
-        var ratios: [Double] = []
-        ratios.reserveCapacity(bootstrapResamples)
-        for _ in 0..<bootstrapResamples {
-            let top = median(sorted: a.indices.map { _ in a[Int(generator.next() % UInt64(a.count))] }.sorted())
-            let bottom = median(sorted: b.indices.map { _ in b[Int(generator.next() % UInt64(b.count))] }.sorted())
-            if bottom > 0 { ratios.append(top / bottom) }
-        }
-        return interval(of: ratios, confidence: confidence, point: median(a) / median(b))
-    }
-
-    private static func interval(of draws: [Double], confidence: Double, point: Double) -> Estimate {
-        let sorted = draws.sorted()
-        guard !sorted.isEmpty else { return .exact(point) }
-        let tail = (1 - confidence) / 2
-        return Estimate(
-            value: point, low: ToolSupport.quantile(sorted: sorted, tail),
-            high: ToolSupport.quantile(sorted: sorted, 1 - tail))
-    }
-}
-
-/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64), so that bootstraps and random deadlines
-/// are the same from run to run.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

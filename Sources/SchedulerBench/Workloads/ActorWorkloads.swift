@@ -14,7 +14,7 @@ extension Workload {
     /// executor over a second scheduler of the same backend instance, where its own code must run between calls, so
     /// every call crosses between the two schedulers (for the `default-executor` reference that is the global
     /// executor again).
-    package static let actorHop = actorWorkload(
+    static let actorHop = actorWorkload(
         id: .actorHop, name: "actor-hop", summary: "await actor.method() from a task, actor on the backend's executor",
         hosts: .actors,
         timing: .nsPerCall, allocations: .allocsPerCall, sizeClassBytes: .sizeClassBytesPerCall, countedBy: .calls,
@@ -35,7 +35,7 @@ extension Workload {
     /// W12: create a task on the backend's executor (a task executor preference) and await its value, `tasks` times.
     /// With `caller=global` the awaiting task runs on the global executor, so each finished task resumes it on another
     /// set of threads; with `caller=backend` it prefers a second scheduler of the same backend instance.
-    package static let taskLifecycle = actorWorkload(
+    static let taskLifecycle = actorWorkload(
         id: .taskLifecycle, name: "task-lifecycle",
         summary: "Task(executorPreference:) { }.value, created and awaited one at a time", hosts: .tasks,
         timing: .nsPerTask, allocations: .allocsPerTask, sizeClassBytes: .sizeClassBytesPerTask, countedBy: .tasks,
@@ -53,7 +53,7 @@ extension Workload {
     }
 
     /// W13: two actors on two executors of the backend bounce a call back and forth (W4 driven through actors).
-    package static let actorPingPong = actorWorkload(
+    static let actorPingPong = actorWorkload(
         id: .actorPingPong, name: "actor-ping-pong",
         summary: "round trips between two actors, each on its own executor", hosts: .actors,
         timing: .nsPerRoundTrip, allocations: .allocsPerRoundTrip, sizeClassBytes: .sizeClassBytesPerRoundTrip,
@@ -70,7 +70,7 @@ extension Workload {
         id: WorkloadID, name: String, summary: String, hosts: Hosted, timing: Metric, allocations: Metric,
         sizeClassBytes: Metric,
         countedBy: ParameterName, configurations: @escaping @Sendable (Scale) -> [Parameters],
-        floor: @escaping @Sendable (Parameters) -> Parameters? = { _ in nil },
+        ideal: @escaping @Sendable (Parameters) -> Parameters? = { _ in nil },
         prepare: @escaping @Sendable (LaneGroup, Parameters) -> ActorLoop
     ) -> Workload {
         let probe = AllocationProbe(
@@ -78,7 +78,7 @@ extension Workload {
             units: { $0[countedBy] }, prepare: prepare)
         return Workload(
             id: id, name: name, summary: summary, requires: hosts.requires, metrics: [timing],
-            allocationProbe: probe, configurations: configurations, floor: floor
+            allocationProbe: probe, configurations: configurations, ideal: ideal
         ) { lanes, _, parameters in
             let units = parameters[countedBy]
             let elapsed = prepare(lanes, parameters).run(units)

@@ -42,7 +42,7 @@ extension Workload {
     /// block, and that worker runs tasks while the producer still submits (Dispatch's W9 then read 2.9 allocations a
     /// task instead of 2.04, in 2 of 6 runs). So an attempt counts only if no task ran while it was counted; after
     /// one that saw a task run, the next attempt holds the lane with one blocker more.
-    package static let allocations = Workload(
+    static let allocations = Workload(
         id: .allocations, name: "allocations",
         summary: "allocations and bytes per task; peak RSS with 1 000 000 queued tasks",
         requires: [], metrics: [.allocsPerTask, .bytesPerTask, .peakRSSGrowth, .rssPerQueuedTask],

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Repeating work at a fixed rate, as W20 arms it: `tick` runs at `first`, `first + interval`, … until it returns
 /// false.
-public struct Ticker: Sendable {
+package struct Ticker: Sendable {
     let start: @Sendable (_ first: SchedulerTime, _ interval: Duration, _ tick: @escaping @Sendable () -> Bool) -> Void
 
     /// A timed scheduler's repeating work (`schedule(at:every:)`), cancelled by the tick that returns false.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SchedulerKit
+import ToolSupport
 
 extension Workload {
     static let latencyMetrics = Metric.latencyPercentiles.map(\.metric)
@@ -139,6 +140,6 @@ private final class Load: Sendable {
 }
 
 /// The clock's own cost, measured once per process and subtracted from every latency sample.
-public enum BenchClock {
-    public static let overhead: Double = Clock.readOverhead()
+enum BenchClock {
+    static let overhead: Double = Clock.readOverhead()
 }

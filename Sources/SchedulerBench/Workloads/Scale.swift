@@ -17,8 +17,11 @@ public enum Scale: String, Sendable, CaseIterable {
         }
     }
 
+    /// How many rounds a cell gets at this scale, and how long each lasts, in words.
+    public var rounds: String { roundPolicy.description }
+
     /// How many rounds a cell gets at this scale, and how long each lasts.
-    public var roundPolicy: RoundPolicy {
+    var roundPolicy: RoundPolicy {
         switch self {
         case .full:
             // 100 ms, not 200: in four alternated runs of W1 and W2 the shorter rounds left as many rows untrusted
@@ -39,21 +42,21 @@ public enum Scale: String, Sendable, CaseIterable {
 /// placements instead of drawing one. After the `rounds` every cell gets, a cell whose interval (of a backend's median,
 /// or of its paired ratio to its reference) is still wider than `targetSpread` of the value gets more rounds, up to
 /// `maximumRounds`, while the run's `extraSeconds` for such rounds last.
-public struct RoundPolicy: Sendable, Equatable, CustomStringConvertible {
-    public var rounds: Int
-    public var minimumRoundSeconds: Double
-    public var maximumRounds: Int
-    public var targetSpread: Double
-    public var extraSeconds: Double
+struct RoundPolicy: Sendable, Equatable, CustomStringConvertible {
+    var rounds: Int
+    var minimumRoundSeconds: Double
+    var maximumRounds: Int
+    var targetSpread: Double
+    var extraSeconds: Double
 
     /// The most rounds `--rounds` accepts: beyond it a run would not end this week.
-    public static let roundsLimit = 1_000
+    static let roundsLimit = 1_000
     /// The longest round `--round-ms` accepts: ten seconds of one backend is no longer a round of a sweep.
-    public static let longestRoundMilliseconds = 10_000
+    static let longestRoundMilliseconds = 10_000
     /// The longest time budget a run or a comparison accepts, in seconds: beyond a day it is a typing error, not a plan.
-    public static let longestBudgetSeconds: Double = 86_400
+    static let longestBudgetSeconds: Double = 86_400
 
-    public var description: String {
+    var description: String {
         var text = "\(rounds) rounds"
         if minimumRoundSeconds > 0 { text += " of at least \(Int(minimumRoundSeconds * 1000)) ms" }
         if maximumRounds > rounds && extraSeconds > 0 {

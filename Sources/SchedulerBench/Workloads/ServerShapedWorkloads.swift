@@ -9,7 +9,7 @@ import SchedulerKit
 extension Workload {
     /// W24: a task group adds `width` children (each a few nanoseconds of work) and sums their results, one group after
     /// another until `tasks` children ran; per child task.
-    package static let taskFanIn = actorWorkload(
+    static let taskFanIn = actorWorkload(
         id: .taskFanIn, name: "task-fan-in",
         summary: "a task group fans out to small child tasks on the backend's executor and sums them back in",
         hosts: .tasks, timing: .nsPerTask, allocations: .allocsPerTask, sizeClassBytes: .sizeClassBytesPerTask,
@@ -38,9 +38,9 @@ extension Workload {
     /// and passes it through two actors in turn (parse, then handle), as a connection's pipeline does under a burst;
     /// per event, from the first yield to the last event handled. With `consumer=before` the consumer task is started
     /// before the burst, as a connection's handler is: the global executor decides whether it runs beside the
-    /// producer (and contends for the stream) or after it. With `consumer=after`, its floor, it is started once the
+    /// producer (and contends for the stream) or after it. With `consumer=after`, its ideal, it is started once the
     /// burst is written: that decision is made, at its best, by the workload.
-    package static let actorPipeline = actorWorkload(
+    static let actorPipeline = actorWorkload(
         id: .actorPipeline, name: "actor-pipeline",
         summary: "a burst through an AsyncStream and two actors on the backend's executors",
         hosts: .actors, timing: .nsPerEvent, allocations: .allocsPerEvent, sizeClassBytes: .sizeClassBytesPerEvent,
@@ -51,7 +51,7 @@ extension Workload {
                     [.events: scale.size(full: 20_000, quick: 5_000, smoke: 64)], choices: [.consumer: $0.rawValue])
             }
         },
-        floor: { parameters in
+        ideal: { parameters in
             guard PipelineConsumer(parameters) == .before else { return nil }
             return Parameters([.events: parameters[.events]], choices: [.consumer: PipelineConsumer.after.rawValue])
         }
@@ -73,7 +73,7 @@ extension Workload {
             for event in 0..<events { continuation.yield(event) }
             continuation.finish()
             // Read by a task of its own in both: the producer's own task reading the burst was 15 % slower than
-            // either (measured, not traced), so it would be no floor.
+            // either (measured, not traced), so it would be no ideal.
             let handled = await (early ?? Task { await consume() }).value
             precondition(handled == events, "\(events - handled) events of the burst were lost")
         }
@@ -81,10 +81,10 @@ extension Workload {
 }
 
 /// When W25's consumer task starts.
-package enum PipelineConsumer: String, CaseIterable {
+enum PipelineConsumer: String, CaseIterable {
     /// Before the burst, as a connection's handler does.
     case before
-    /// Once the burst is written: W25's floor.
+    /// Once the burst is written: W25's ideal.
     case after
 
     init(_ parameters: Parameters) { self = parameters.option(.consumer) }

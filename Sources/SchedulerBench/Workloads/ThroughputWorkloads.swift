@@ -6,7 +6,7 @@ import ToolSupport
 extension Workload {
     /// W1: one producer schedules empty tasks (a counter decrement) onto one serial lane and waits for the last.
     /// Also reports the CPU time (user + system, every thread) per task, so speed bought with spinning shows.
-    package static let singleProducer = Workload(
+    static let singleProducer = Workload(
         id: .throughput, name: "throughput", summary: "one producer, empty tasks onto one scheduler",
         requires: [], metrics: [.nsPerTask, .cpuNsPerTask],
         configurations: { [Parameters([.tasks: $0.size(full: 50_000, quick: 20_000, smoke: 200)])] }

@@ -2,13 +2,13 @@ import Foundation
 import Histogram
 
 /// What one run of a workload's body measured.
-public struct RoundResult: Sendable {
+struct RoundResult: Sendable {
     /// Metric → value; a metric missing here was not measurable (e.g. allocations without jemalloc).
-    public var values: [Metric: Double]
+    var values: [Metric: Double]
     /// Latency samples, for the percentile columns (latency workloads only).
-    public var histogram: Histogram<UInt64>?
+    var histogram: Histogram<UInt64>?
 
-    public init(values: [Metric: Double], histogram: Histogram<UInt64>? = nil) {
+    init(values: [Metric: Double], histogram: Histogram<UInt64>? = nil) {
         self.values = values
         self.histogram = histogram
     }
@@ -61,23 +61,27 @@ public struct Workload: Sendable {
     /// Reported metrics; the first is the headline of the tables and the one the round policy watches.
     public let metrics: [Metric]
     /// One round, never repeated or extended: exact counts (W9), or one long measurement of its own (W14).
-    public let measuredOnce: Bool
+    let measuredOnce: Bool
     /// Allocations of every thread per unit of work, counted in a separate pass (W11–W13; see `AllocationPass`).
-    public let allocationProbe: AllocationProbe?
+    let allocationProbe: AllocationProbe?
+    /// Whether some of its metrics are counted in a child process of `bench` (the allocations of every thread,
+    /// W11–W13, W22, W24, W25): a program of its own runs it without them.
+    public var countsInAChildProcess: Bool { allocationProbe != nil }
     let configurations: @Sendable (Scale) -> [Parameters]
     let body: @Sendable (_ lanes: LaneGroup, _ backend: Backend, _ parameters: Parameters) -> RoundResult
-    /// The configuration that is a configuration's floor: the same work with what only that configuration adds taken
-    /// away (W25's burst read by the producer's own task, with no consumer task). Nil where it has none.
-    package let floor: @Sendable (Parameters) -> Parameters?
+    /// A configuration's *ideal*: the same work, with the one decision the configuration leaves to the executor made
+    /// by the workload, at its best (W25 `consumer=after`: the consumer task starts once the burst is written). Nil
+    /// where it has none.
+    package let ideal: @Sendable (Parameters) -> Parameters?
 
     init(
         id: WorkloadID, name: String, summary: String, requires: Capabilities, metrics: [Metric],
         measuredOnce: Bool = false, allocationProbe: AllocationProbe? = nil,
         configurations: @escaping @Sendable (Scale) -> [Parameters],
-        floor: @escaping @Sendable (Parameters) -> Parameters? = { _ in nil },
+        ideal: @escaping @Sendable (Parameters) -> Parameters? = { _ in nil },
         body: @escaping @Sendable (LaneGroup, Backend, Parameters) -> RoundResult
     ) {
-        self.floor = floor
+        self.ideal = ideal
         self.id = id
         self.name = name
         self.summary = summary
@@ -101,7 +105,7 @@ public struct Workload: Sendable {
     }
 
     /// One run of the body on a fresh instance of `backend`; the instance is shut down afterwards.
-    public func runRound(on backend: Backend, _ parameters: Parameters) -> RoundResult {
+    func runRound(on backend: Backend, _ parameters: Parameters) -> RoundResult {
         let lanes = backend.instance()
         defer { lanes.shutdown() }
         return body(lanes, backend, parameters)

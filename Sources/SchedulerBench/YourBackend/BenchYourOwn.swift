@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerConformance
 
 /// Bench your own scheduler from your own package, with the workloads, rounds and CSV of `bench`:
 ///
@@ -36,18 +37,18 @@ public enum BenchYourOwn {
             throw BenchError.setting(
                 "allocator .both needs bench's child processes; run .system and .jemalloc one by one")
         }
-        if let counted = workloads?.compactMap(Workload.withID).first(where: { $0.allocationProbe != nil }) {
+        if let counted = workloads?.compactMap(Workload.withID).first(where: \.countsInAChildProcess) {
             throw BenchError.setting(
                 "\(counted.id) counts allocations in child processes of bench; leave it out, or run bench itself")
         }
         try Backend.register(backends)
-        let chosen = workloads ?? Workload.all.filter { $0.allocationProbe == nil }.map(\.id)
+        let chosen = workloads ?? Workload.all.filter { !$0.countsInAChildProcess }.map(\.id)
         let request = RunRequest(
             backends: backends.map(\.id) + builtIn, workloads: chosen, scale: scale, allocator: allocator,
             outputDirectory: output)
         let (folder, results) = try RunSession.perform(
             request, counter: nil, commandLine: CommandLine.arguments.joined(separator: " "),
             progress: { _, _, _ in }, log: log)
-        return Run(folder: folder, results: results, table: SummaryTable.render(results.summary))
+        return Run(folder: folder, results: results, table: results.table)
     }
 }

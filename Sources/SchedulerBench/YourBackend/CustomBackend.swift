@@ -34,6 +34,10 @@ extension Backend {
         }
     }
 
-    /// Every backend a run can name, in table order: the registered ones, then the references.
-    public static var known: [Backend] { registered.withLock { $0 } + references }
+    /// Every backend a run can name, in table order: the registered ones, then the references (the runtime's, then
+    /// those registered, such as the peers' the tool adds).
+    public static var known: [Backend] {
+        let registered = registered.withLock { $0 }
+        return registered.filter { !$0.isReference } + references + registered.filter(\.isReference)
+    }
 }

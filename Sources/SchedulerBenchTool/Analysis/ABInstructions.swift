@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 import ToolSupport
 
 /// Instructions per task on the schedule and run paths of both builds of `bench ab`, counted by callgrind

@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 
 /// How far figures move between runs of one build on one machine, measured by `bench calibrate`
 /// (`Docs/Statistics.md`, "Between runs").
@@ -19,9 +20,9 @@ package struct Calibration: Sendable {
         /// The figures of the calibration runs, for the record.
         package var values: [Double]
 
-        /// Two runs' figures differ by more than this in 1 % of pairs: the floor `bench compare` marks above
+        /// The noise bound: two runs' figures differ by more than this in 1 % of pairs, so `bench compare` marks above it
         /// (as a factor − 1 on the log scale, else in the figure's unit).
-        package var compareFloor: Double {
+        package var noiseBound: Double {
             let bound = StudentT.quantile995(freedom) * 2.0.squareRoot() * deviation
             return onLogScale ? Foundation.exp(bound) - 1 : bound
         }
@@ -202,4 +203,11 @@ package struct Calibration: Sendable {
     package func applies(to metadata: RunMetadata) -> Bool {
         metadata.machine == machine && metadata.scale == scale && Self.cpuKey(metadata) == cpus && !machine.isEmpty
     }
+}
+
+extension Backend {
+    /// How the backend with this id runs its work (``execution``), built in or registered: what a calibration's
+    /// families are split by. One this process does not know (renamed since a stored run) counts as a hand-off, as
+    /// most backends are.
+    static func execution(of id: BackendID) -> Execution { withID(id)?.execution ?? .handOff }
 }

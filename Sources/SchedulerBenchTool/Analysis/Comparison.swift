@@ -5,18 +5,18 @@ import SchedulerBench
 ///
 /// Each cell's figure is its paired ratio to the reference row of its own run where it has one, else its median
 /// (``ComparedFigure``). A difference is marked only when it is larger than what runs of the same build on this
-/// machine differ by (the calibrated floor, ``Calibration``), the two runs' own intervals do not overlap, *and*, in a
-/// sweep large enough to level (``SweepLevel``), it stays beyond its calibrated floor once the other backends' median
+/// machine differ by (the calibrated noise bound, ``Calibration``), the two runs' own intervals do not overlap, *and*, in a
+/// sweep large enough to level (``SweepLevel``), it stays beyond its calibrated noise bound once the other backends' median
 /// difference is taken out: what moved every backend alike is the sweep's, reported on the sweep's own line
 /// (``sweeps``). Without a calibration of the machine nothing measured is marked: the comparison says so instead of
 /// guessing. Exact counts (allocations, instructions) are compared as counts: a difference beyond the count's tolerance
 /// (``Metric/countTolerance(around:)``) is marked, unless the calibration saw that count change between runs of one
-/// build (``Calibration/Entry/varies(as:)``): such a count is judged as a measured figure, against its floor.
+/// build (``Calibration/Entry/varies(as:)``): such a count is judged as a measured figure, against its noise bound.
 package struct Comparison: Sendable {
     package enum Verdict: String, Sendable {
         case better, worse
         case withinNoise = "within noise"
-        /// Measured, but this machine has no calibration for such runs: no floor to judge against.
+        /// Measured, but this machine has no calibration for such runs: no noise bound to judge against.
         case uncalibrated = "not calibrated"
     }
 
@@ -27,12 +27,12 @@ package struct Comparison: Sendable {
         package let figureAfter: ComparedFigure
         /// B's figure / A's.
         package let ratio: Double
-        /// The calibrated floor of the cell, as a fraction (nil: exact, or no calibration).
-        package let floor: Double?
+        /// The calibrated noise bound of the cell, as a fraction (nil: exact, or no calibration).
+        package let noiseBound: Double?
         /// B/A with the median B/A of the other backends of the sweep divided out (nil: a sweep too small to level).
         package let ownRatio: Double?
-        /// The calibrated floor of ``ownRatio``, as a fraction.
-        package let ownFloor: Double?
+        /// The calibrated noise bound of ``ownRatio``, as a fraction.
+        package let ownNoiseBound: Double?
         package let verdict: Verdict
 
         /// A figure that means the same on another machine: a ratio to the run's own reference, or an exact count.
@@ -48,7 +48,7 @@ package struct Comparison: Sendable {
         package let key: SweepKey
         package let backends: Int
         package let ratio: Double
-        package let floor: Double?
+        package let noiseBound: Double?
         package let verdict: Verdict
     }
 
@@ -88,14 +88,15 @@ package struct Comparison: Sendable {
         var seen: Set<SweepKey> = []
         sweeps = lines.compactMap { line -> Sweep? in
             guard let sweep = sweepOf[line.before.key], seen.insert(sweep.key).inserted else { return nil }
-            let floor = usable?.sweeps[sweep.key]?.compareFloor
+            let noiseBound = usable?.sweeps[sweep.key]?.noiseBound
             var verdict = Verdict.uncalibrated
-            if let floor {
-                let moved = abs(Foundation.log(sweep.ratio)) > Foundation.log(1 + floor)
+            if let noiseBound {
+                let moved = abs(Foundation.log(sweep.ratio)) > Foundation.log(1 + noiseBound)
                 let faster = (sweep.ratio < 1) == line.before.metric.lowerIsBetter
                 verdict = moved ? (faster ? .better : .worse) : .withinNoise
             }
-            return Sweep(key: sweep.key, backends: sweep.backends, ratio: sweep.ratio, floor: floor, verdict: verdict)
+            return Sweep(
+                key: sweep.key, backends: sweep.backends, ratio: sweep.ratio, noiseBound: noiseBound, verdict: verdict)
         }
     }
 
@@ -131,7 +132,7 @@ package struct Comparison: Sendable {
         return a.machine != b.machine
     }
 
-    /// Runs of different machines, scales or CPU sets share no noise floor.
+    /// Runs of different machines, scales or CPU sets share no noise bound.
     static func incomparable(_ a: RunMetadata?, _ b: RunMetadata?) -> String? {
         guard let a, let b else { return nil }
         if a.machine.isEmpty || b.machine.isEmpty {
@@ -156,29 +157,30 @@ package struct Comparison: Sendable {
         if before.metric.isExactCount, entry?.varies(as: before.metric) != true {
             let same = before.metric.sameCount(a.value, b.value)
             return Line(
-                before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, floor: nil,
-                ownRatio: nil, ownFloor: nil, verdict: same ? .withinNoise : direction)
+                before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, noiseBound: nil,
+                ownRatio: nil, ownNoiseBound: nil, verdict: same ? .withinNoise : direction)
         }
         guard let entry, a.statistic == b.statistic else {
             return Line(
-                before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, floor: nil,
-                ownRatio: own?.ratio, ownFloor: nil, verdict: .uncalibrated)
+                before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio, noiseBound: nil,
+                ownRatio: own?.ratio, ownNoiseBound: nil, verdict: .uncalibrated)
         }
-        let floor = entry.compareFloor
-        let beyondFloor =
-            entry.onLogScale ? (ratio > 1 + floor || ratio < 1 / (1 + floor)) : abs(b.value - a.value) > floor
+        let bound = entry.noiseBound
+        let beyondNoise =
+            entry.onLogScale ? (ratio > 1 + bound || ratio < 1 / (1 + bound)) : abs(b.value - a.value) > bound
         var intervalsApart = true
         if let x = a.estimate, let y = b.estimate { intervalsApart = x.high < y.low || y.high < x.low }
-        // The backend's own part of the difference must be beyond its own floor too; a sweep the calibration could
+        // The backend's own part of the difference must be beyond its own noise bound too; a sweep the calibration could
         // not level (a cell that lost backends since) keeps the first two tests only.
         var ownBeyond = true
         if let own, let ownEntry = own.entry {
-            ownBeyond = abs(Foundation.log(own.ratio)) > Foundation.log(1 + ownEntry.compareFloor)
+            ownBeyond = abs(Foundation.log(own.ratio)) > Foundation.log(1 + ownEntry.noiseBound)
         }
         return Line(
             before: before, after: after, figureBefore: a, figureAfter: b, ratio: ratio,
-            floor: entry.onLogScale ? floor : nil, ownRatio: own?.ratio, ownFloor: own?.entry?.compareFloor,
-            verdict: beyondFloor && intervalsApart && ownBeyond ? direction : .withinNoise)
+            noiseBound: entry.onLogScale ? bound : nil, ownRatio: own?.ratio,
+            ownNoiseBound: own?.entry?.noiseBound,
+            verdict: beyondNoise && intervalsApart && ownBeyond ? direction : .withinNoise)
     }
 
     package func count(_ verdict: Verdict) -> Int { lines.filter { $0.verdict == verdict }.count }

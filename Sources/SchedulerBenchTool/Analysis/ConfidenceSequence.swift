@@ -30,7 +30,7 @@ package enum ConfidenceSequence {
     /// values for any bound (11 at `miss` 0.01), and a point when every value is the same.
     package static func median(_ values: [Double], miss: Double) -> Estimate {
         let sorted = values.sorted()
-        let point = Statistics.median(sorted: sorted)
+        let point = Statistics.median(sorted)
         // Too few values bound nothing, even when they agree: one pair's ratio is not yet a verdict.
         guard let rank = rank(count: sorted.count, miss: miss) else {
             return Estimate(value: point, low: -.infinity, high: .infinity)

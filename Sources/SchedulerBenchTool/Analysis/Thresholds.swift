@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 import ToolSupport
 
 /// One deterministic cost of a backend: instructions per task on a path (no workload), or exact allocations or

@@ -1,4 +1,5 @@
 import SchedulerBench
+import SchedulerBenchPeers
 import SchedulerConformance
 
 #if NIO
@@ -14,8 +15,8 @@ import SchedulerConformance
 /// The catalog as the bench and `bench conformance` see it: every subject the project judges, one entry each
 /// (`ConformanceBackend`), SchedulerKit's first, then the peers whose package traits are enabled (`NIO`, `Combine`).
 /// The bench's lanes, its reports and `Docs/Catalog.md` are derived from these entries; references and floors, which
-/// are no subjects, are the runtime's own lanes (`Backend.references`). The tool's side: a package that benches its
-/// own scheduler links the runtime without this catalog.
+/// are no subjects, are the runtime's own lanes (`Backend.references`) and the peers' (`PeerReferences`). The tool's
+/// side: a package that benches its own scheduler links the runtime without this catalog or the peers' lanes.
 package enum Catalog {
     package static let subjects: [ConformanceBackend] = ConformanceBackend.builtIn + peers
 
@@ -34,8 +35,11 @@ package enum Catalog {
     package static let backends: [Backend] =
         subjects.filter { BenchHarness.of($0).measured }.map { .subject($0, harness: .of($0)) }
 
-    /// Every backend `bench` knows, in table order: the catalog's, then the runtime's references.
-    package static var allBackends: [Backend] { backends + Backend.references }
+    /// Every reference lane `bench` measures, in table order: the runtime's, then the peers'.
+    package static var references: [Backend] { Backend.references + PeerReferences.all }
+
+    /// Every backend `bench` knows, in table order: the catalog's, then the references.
+    package static var allBackends: [Backend] { backends + references }
 
     /// The catalog's backend with `id`, or a reference's; registers the catalog first (``registerBackends()``).
     package static func backend(_ id: BackendID) -> Backend? {
@@ -43,14 +47,14 @@ package enum Catalog {
         return Backend.withID(id)
     }
 
-    /// Makes the catalog's backends known to the runtime's lookups by id (a run request, `Backend.withID`), ahead
-    /// of the references: `bench` does it first thing in every process it starts. Once per process; later calls
+    /// Makes the catalog's backends and the peers' reference lanes known to the runtime's lookups by id (a run
+    /// request, `Backend.withID`), in table order: `bench` does it first thing in every process it starts. Once per process; later calls
     /// do nothing.
     package static func registerBackends() { _ = registration }
 
     private static let registration: Void = {
         do {
-            try Backend.register(backends)
+            try Backend.register(backends + PeerReferences.all)
         } catch {
             // The catalog's own entries clashing with a reference, or a virtual-time entry the bench cannot drive,
             // is this repository's mistake, caught by its first test.

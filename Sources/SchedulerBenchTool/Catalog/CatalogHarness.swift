@@ -1,4 +1,5 @@
 import SchedulerBench
+import SchedulerBenchPeers
 import SchedulerConformance
 
 #if NIO

@@ -12,29 +12,29 @@ import SchedulerConformance
 // entry's, so the kit and the bench name one scheduler one way.
 
 extension BackendID {
-    package static let dispatch = BackendID(ConformanceBackend.dispatchQueue)
-    package static let threadPool = BackendID(ConformanceBackend.threadPool)
-    package static let operationQueue = BackendID(ConformanceBackend.operationQueue)
-    package static let immediate = BackendID(ConformanceBackend.immediate)
-    package static let subscription = BackendID(ConformanceBackend.subscription)
-    package static let testScheduler = BackendID(ConformanceBackend.testScheduler)
-    package static let concurrentDispatch = BackendID(ConformanceBackend.concurrentDispatchQueue)
-    package static let threadPoolConcurrent = BackendID(ConformanceBackend.threadPoolConcurrent)
-    package static let operationQueueConcurrent = BackendID(ConformanceBackend.operationQueueConcurrent)
+    package static let dispatch = ConformanceBackend.dispatchQueue.id
+    package static let threadPool = ConformanceBackend.threadPool.id
+    package static let operationQueue = ConformanceBackend.operationQueue.id
+    package static let immediate = ConformanceBackend.immediate.id
+    package static let subscription = ConformanceBackend.subscription.id
+    package static let testScheduler = ConformanceBackend.testScheduler.id
+    package static let concurrentDispatch = ConformanceBackend.concurrentDispatchQueue.id
+    package static let threadPoolConcurrent = ConformanceBackend.threadPoolConcurrent.id
+    package static let operationQueueConcurrent = ConformanceBackend.operationQueueConcurrent.id
 }
 
 #if NIO
     extension BackendID {
-        package static let nioEventLoop = BackendID(ConformanceBackend.eventLoop)
-        package static let nioThreadPool = BackendID(ConformanceBackend.nioThreadPool)
+        package static let nioEventLoop = ConformanceBackend.eventLoop.id
+        package static let nioThreadPool = ConformanceBackend.nioThreadPool.id
     }
 #endif
 
 #if Combine
     extension BackendID {
-        package static let combineDispatch = BackendID(ConformanceBackend.combineDispatchQueue)
-        package static let combineOperationQueue = BackendID(ConformanceBackend.combineOperationQueue)
-        package static let combineRunLoop = BackendID(ConformanceBackend.combineRunLoop)
-        package static let combineImmediate = BackendID(ConformanceBackend.combineImmediate)
+        package static let combineDispatch = ConformanceBackend.combineDispatchQueue.id
+        package static let combineOperationQueue = ConformanceBackend.combineOperationQueue.id
+        package static let combineRunLoop = ConformanceBackend.combineRunLoop.id
+        package static let combineImmediate = ConformanceBackend.combineImmediate.id
     }
 #endif

@@ -38,7 +38,7 @@ extension RunSession {
             samples.append(try String(contentsOf: folder.appendingPathComponent("samples.csv"), encoding: .utf8))
             try FileManager.default.removeItem(at: folder)
         }
-        let results = RunResults(summary: summaries, samples: [])
+        let results = RunResults(summary: summaries)
         let files = [
             "summary.csv": CSV.encode([SummaryRow.columns] + summaries.map(\.fields)),
             "samples.csv": try CSV.concatenate(samples),

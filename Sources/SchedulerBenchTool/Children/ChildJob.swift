@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 import SchedulerKit
 import ToolSupport
 

@@ -33,7 +33,7 @@ enum EstimatedCycles {
 
     /// Whether the probe simulates the cache for this backend: only where one thread does all the work, since
     /// another thread's timing decides which of a shared line's misses land where.
-    static func simulated(_ backend: Backend) -> Bool { !backend.handsOff }
+    static func simulated(_ backend: Backend) -> Bool { backend.execution != .handOff }
 
     /// Two agreeing runs' estimates may differ by this fraction.
     static let agreement = 0.01

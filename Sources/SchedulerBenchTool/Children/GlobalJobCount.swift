@@ -8,16 +8,15 @@ import ToolSupport
 /// other than the timed one they belong to: what decides whether a global executor can be ahead on a row at all.
 /// A row whose timed task is alone and sends (next to) no job (W11 and W13 with default actors: the runtime switches
 /// onto an idle default actor and back in place, on the thread the timed task runs on) measures the same work under
-/// every global executor: each is at that row's floor. A row that starts a task beside the timed one is never at the
-/// floor by a count, however few jobs it sends: W25's consumer, started once beside the burst, sends one job in
-/// thousands of events, yet whether it runs beside the producer or after it decides the row (Dispatch's runs beside
-/// it and is slower by a third).
+/// every global executor: it leaves them nothing to decide (``OutOfReach``). A row that starts a task beside the timed
+/// one always leaves one decision, however few jobs it sends: W25's consumer, started once beside the burst, sends one
+/// job in thousands of events, yet whether it runs beside the producer or after it decides the row.
 ///
 /// Counted in a child process started on the global executor it counts for (`BENCH_GLOBAL_EXECUTOR`): every job of
 /// the process passes the runtime's global-enqueue hook, where a ``GlobalJobInterceptor`` counts it, and its task,
 /// and lets it go on to the executor installed. Read from inside the timed task just before and after one timed run
 /// of the row's units, after a warm-up, on the `default-executor` lane (the contest's)
-/// (``AllocationProbe/readings(on:_:_:)``).
+/// (``Workload/readings(on:_:_:)``).
 package enum GlobalJobCount {
     /// The counts' CSV: one row per workload configuration with an allocation probe (W11–W13, W24, W25).
     package static let header = ["workload", "parameters", "jobs_per_unit", "other_tasks"]
@@ -35,24 +34,26 @@ package enum GlobalJobCount {
         }
 
         /// The row's work passed the global executor only as a few stray jobs of its own task (fewer than one in
-        /// ``floorJobsPerUnit`` units: SwiftNIO's takeover moves the timed task onto a loop once), and no other
+        /// 1 / ``strayJobsPerUnit`` units: SwiftNIO's takeover moves the timed task onto a loop once), and no other
         /// task's: the executor had nothing to decide.
-        package var isAtFloor: Bool { otherTasks == 0 && jobsPerUnit < GlobalJobCount.floorJobsPerUnit }
+        package var leftNothingToDecide: Bool { otherTasks == 0 && jobsPerUnit < GlobalJobCount.strayJobsPerUnit }
     }
 
-    /// Below this many jobs a unit (and with no other task) a row is at the floor.
-    package static let floorJobsPerUnit = 0.001
+    /// Below this many jobs a unit (and with no other task) a row left the global executor nothing to decide.
+    package static let strayJobsPerUnit = 0.001
 
     /// What `workload` with `parameters` sent; nil where it has no loop to count (no allocation probe) or the
     /// runtime has no hook.
     package static func count(_ workload: Workload, _ parameters: Parameters) -> Count? {
-        guard let probe = workload.allocationProbe,
+        guard workload.countsInAChildProcess,
             let backend = Backend.references.first(where: { $0.id == .defaultExecutor })
         else { return nil }
         let counter = JobCounter()
         guard GlobalEnqueueHook.add(counter) else { return nil }
         defer { GlobalEnqueueHook.remove(counter) }
-        let (before, after, units) = probe.readings(on: backend, parameters) { counter.reading }
+        guard let (before, after, units) = workload.readings(on: backend, parameters, { counter.reading }) else {
+            return nil
+        }
         return Count(
             jobsPerUnit: Double(after.jobs - before.jobs) / Double(max(1, units)),
             otherTasks: after.tasks - before.tasks)
@@ -94,6 +95,9 @@ package enum GlobalJobCount {
             self.init(
                 workload: WorkloadID(rawValue: try record.text("workload")), parameters: try record.text("parameters"))
         }
+
+        /// The row of a cell (any of its metrics and backends).
+        init(_ cell: CellKey) { self.init(workload: cell.workload, parameters: cell.parameters.description) }
     }
 }
 

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 import SchedulerKit
+import ToolSupport
 
 /// Instructions per task on a backend's schedule path and run path, counted by valgrind's callgrind: the same on
 /// every run of the same build (no hardware counters needed), so a regression of a few instructions shows.
@@ -71,9 +73,7 @@ package struct InstructionCount: Sendable, Equatable {
         let scratch = try ScratchFolder("instructions")
         defer { scratch.remove() }
         let binary = try readableBinary(of: executable ?? Tool.currentExecutable(), in: scratch.url)
-        var settings = ProcessInfo.processInfo.environment
-        settings[Relaunch.marker] = "1"  // the probe must not re-execute itself under valgrind
-        if let library = Jemalloc.installedLibrary { settings["LD_PRELOAD"] = library }
+        var settings = Relaunch.preloadedEnvironment()  // the probe must not re-execute itself under valgrind
         settings["MALLOC_CONF"] = probeMallocConf
         let environment = settings
         let countable = backends.filter(InstructionProbe.countable)

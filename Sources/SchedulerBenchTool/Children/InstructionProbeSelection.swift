@@ -17,7 +17,7 @@ extension InstructionProbe {
             .defaultExecutor: "it hosts actors and tasks only; it has no schedule path of its own",
         ]
         #if Combine
-            for entry in ConformanceBackend.combine { reasons[BackendID(entry)] = combinePeer }
+            for entry in ConformanceBackend.combine { reasons[entry.id] = combinePeer }
         #endif
         return reasons
     }()
@@ -36,6 +36,6 @@ extension InstructionProbe {
     /// instructions a task costs depends on how the threads met (callgrind's counts of such a backend never agreed
     /// twice in 4 runs).
     package static func countable(_ backend: Backend) -> Bool {
-        uncountable[backend.id] == nil && !backend.has(.concurrent) && Workload.singleProducer.supports(backend)
+        uncountable[backend.id] == nil && !backend.has(.concurrent) && Workload.withID(.throughput)!.supports(backend)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 import ToolSupport
 
 /// `bench check`: the deterministic costs of every backend (instructions per task on the schedule and run paths,
@@ -29,7 +30,6 @@ package enum CheckSession {
             throw BenchError.input(
                 "no thresholds for this toolchain at \(file.path): run bench check --update and commit the file")
         }
-        try Relaunch.checkAvailable(.jemalloc)
         try Relaunch.ensure(.jemalloc)
         let request = RunRequest(backends: backends, scale: .quick)
         let selected = try request.resolvedBackends()
@@ -46,21 +46,11 @@ package enum CheckSession {
             }
         }
         log("counting allocations per task (W9) and of every thread per actor call, task and round trip (W11–W13)")
-        let exact = Runner(
-            backends: selected, workloads: [.allocations, .actorHop, .taskLifecycle, .actorPingPong],
-            scale: .quick)
-        let counted = AllocationPass.run(for: exact, counter: ChildProcess.allocationCounter(launcher), log: log)
-        let allocations = Runner(backends: selected, workloads: [.allocations], scale: .quick).run()
-        for cell in AllocationPass.merge(counted, into: allocations + countedCells(exact)) {
-            for entry in cell.backends {
-                for metric in cell.workload.allMetrics where metric.isExactCount {
-                    guard let values = entry.values(of: metric) else { continue }
-                    costs[
-                        CostCell(
-                            backend: entry.backend.id, workload: cell.workload.id, parameters: cell.parameters,
-                            metric: metric)] = Statistics.median(values)
-                }
-            }
+        for cost in ExactCosts.measure(selected, counter: ChildProcess.allocationCounter(launcher), log: log) {
+            costs[
+                CostCell(
+                    backend: cost.backend, workload: cost.workload, parameters: cost.parameters, metric: cost.metric)
+            ] = cost.value
         }
         // An update rewrites the limits of what was measured and keeps the rest: `--update --backend X` touches X's
         // rows only, so a cell known to vary between runs keeps the limit a reviewer chose for it.
@@ -72,14 +62,5 @@ package enum CheckSession {
         }
         let lines = (limits.map(Thresholds.init(limits:)) ?? existing!).check(costs)
         return Outcome(file: file, lines: lines, notCounted: notLinear, updated: update)
-    }
-
-    /// Empty cells of the counted workloads, for the allocation pass's counts to land in.
-    private static func countedCells(_ runner: Runner) -> [CellMeasurement] {
-        runner.plan.filter { $0.workload.allocationProbe != nil }.map { cell in
-            CellMeasurement(
-                workload: cell.workload, parameters: cell.parameters,
-                backends: cell.backends.map { BackendRounds(backend: $0) })
-        }
     }
 }

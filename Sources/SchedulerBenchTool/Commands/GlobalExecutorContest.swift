@@ -1,62 +1,47 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 import SchedulerKit
 import ToolSupport
 
-/// What `bench global-executors` was asked for: a champion global executor against challengers, on the workloads
-/// where every task and default actor runs on the global executor.
+/// What `bench global-executors` was asked for: a champion global executor against challengers, each pair of them
+/// a paired comparison (``PairedComparison``) of the same binary on the two, on the workloads where every task and
+/// default actor runs on the global executor.
 package struct GlobalExecutorContestRequest: Sendable {
     package var champion = GlobalExecutorChoice.champion
     package var challengers = GlobalExecutorChoice.all.filter { $0.id != GlobalExecutorChoice.champion.id }
+    /// Default actors and tasks with no preference (W11–W13, W24–W25), and `Task.sleep` (W19), on the lanes where
+    /// they run on the global executor, whichever it is; one after the other with the whole machine (a duet would
+    /// judge CPU time, which these workloads do not report).
+    package var comparison: PairedComparison = {
+        var comparison = PairedComparison(
+            workloads: GlobalExecutorContestRequest.defaultWorkloads, pairing: .sequential,
+            output: "Results/global-executors")
+        comparison.backends = GlobalExecutorContestRequest.backends
+        return comparison
+    }()
     /// W11–W13 with default actors, W12 (a task awaited from a task: the row the pool as a task executor could not
     /// win from the global executor), W19's sleepers, and the two server-shaped workloads.
-    package var workloads: [WorkloadID] = GlobalExecutorContestRequest.defaultWorkloads
     package static let defaultWorkloads: [WorkloadID] = [
         .actorHop, .taskLifecycle, .actorPingPong, .clockSleep, .taskFanIn, .actorPipeline,
     ]
-    /// Default actors and tasks with no preference (W11–W13, W24–W25), and `Task.sleep` (W19): what runs on the
-    /// global executor, whichever it is.
+    /// `default-executor` and `continuous-clock`: the lanes whose work the global executor runs.
     package static let backends: [BackendID] = [.defaultExecutor, .continuousClock]
-    package var scale: Scale = .quick
-    package var rounds: Int?
-    /// Seconds each challenger's pairs may take after the minimum number.
-    package var budgetSeconds: Double = 300
-    package var minimumPairs = ABAnalysis.pairsForABound
-    package var minimumEffect = 0.02
-    package var output = "Results/global-executors"
 
     package init() {}
 
-    /// What one process of a pair runs (under jemalloc, so that allocations of every thread are counted).
-    var measuringRun: RunRequest {
-        var run = RunRequest(
-            backends: Self.backends, workloads: workloads, scale: scale, rounds: rounds, allocator: .jemalloc,
-            outputDirectory: output)
-        run.extraSeconds = 0
-        return run
-    }
+    /// The workloads every pair runs.
+    var workloads: [WorkloadID] { comparison.workloads ?? Self.defaultWorkloads }
 
-    /// Everything that can be checked before a measurement starts.
+    /// Everything that can be checked before a measurement starts: the sides, then the comparison's settings and
+    /// this machine (``PairedComparison/preflight()``).
     package func preflight() throws {
         guard !challengers.isEmpty, !challengers.contains(where: { $0.id == champion.id }) else {
             throw BenchError.setting(
                 "--challengers must name global executors other than the champion (\(champion.id)); known: "
                     + GlobalExecutorChoice.all.map(\.id).joined(separator: ", "))
         }
-        guard minimumEffect > 0 && minimumEffect < 1 else {
-            throw BenchError.setting("--min-effect must be between 0 and 1 (e.g. 0.05), got \(minimumEffect)")
-        }
-        guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= RoundPolicy.longestBudgetSeconds else {
-            throw BenchError.setting(
-                "--budget must be between 1 and \(Int(RoundPolicy.longestBudgetSeconds)) seconds, got \(budgetSeconds)")
-        }
-        guard ABRequest.pairsRange.contains(minimumPairs) else {
-            throw BenchError.setting(
-                "--pairs must be between \(ABRequest.pairsRange.lowerBound) and \(ABRequest.pairsRange.upperBound), got \(minimumPairs)"
-            )
-        }
-        try measuringRun.checkSettings()
-        try measuringRun.checkMachine()
+        try comparison.preflight()
     }
 }
 
@@ -64,14 +49,14 @@ package struct GlobalExecutorContestRequest: Sendable {
 /// and one on the champion's (`BENCH_GLOBAL_EXECUTOR`), one after the other with the whole machine, judged cell by
 /// cell on the per-pair ratios champion/challenger as `bench ab` judges two builds (``ABAnalysis``). Writes
 /// `Results/global-executors/<id>/`: `CONTEST.md`, `contest.csv`, `jobs.csv` (``GlobalExecutorJobs``: what each
-/// executor is sent while a row is timed) and `floors.csv` (``GlobalExecutorFloorLine``: each side of a row against its
-/// floor configuration), which show a row out of any global executor's reach.
+/// executor is sent while a row is timed) and `ideals.csv` (``GlobalExecutorIdealLine``: each side of a row against its
+/// ideal configuration), which show a row out of reach (``OutOfReach``).
 package enum GlobalExecutorContest {
     package struct Outcome: Sendable {
         package let folder: URL
         package let analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)]
-        /// Per challenger, its rows with a floor configuration against that floor (``GlobalExecutorFloorLine``).
-        let floors: [String: [GlobalExecutorFloorLine]]
+        /// Per challenger, its rows with an ideal configuration against that ideal (``GlobalExecutorIdealLine``).
+        let ideals: [String: [GlobalExecutorIdealLine]]
         package let page: String
     }
 
@@ -89,52 +74,38 @@ package enum GlobalExecutorContest {
             settings[GlobalExecutorChoice.variable] = choice.id
             return ProcessSide(name: choice.id, executable: bench, environment: settings)
         }
-        let template = RunRequest(
-            backends: GlobalExecutorContestRequest.backends, workloads: request.workloads, scale: request.scale,
-            rounds: request.rounds, allocator: .jemalloc)
         log("Counting the jobs each global executor is sent per unit, in a process on each")
         let jobs = try GlobalExecutorJobs.count(
-            on: [request.champion] + request.challengers, workloads: request.workloads, scale: request.scale,
-            launcher: launcher, executable: bench, environment: { side($0).environment })
+            on: [request.champion] + request.challengers, workloads: request.workloads,
+            scale: request.comparison.scale, launcher: launcher, executable: bench,
+            environment: { side($0).environment })
         var analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)] = []
-        var floors: [String: [GlobalExecutorFloorLine]] = [:]
+        var ideals: [String: [GlobalExecutorIdealLine]] = [:]
         for challenger in request.challengers {
             log(
                 "A = \(challenger.id) (\(challenger.subject.name)); B = \(request.champion.id) (\(request.champion.subject.name)); "
-                    + "\(Pairing.sequential.summary); at least \(request.minimumPairs) pairs, more while a cell is "
-                    + "undecided and \(Int(request.budgetSeconds)) s last")
-            let pairs = try PairedProcesses.run(
-                template, a: side(challenger), b: side(request.champion), pairing: .sequential, launcher: launcher,
-                minimumPairs: request.minimumPairs, maximumPairs: ABRequest.pairsRange.upperBound,
-                budgetSeconds: request.budgetSeconds
-            ) { pairs, elapsed in
-                finished.withLock { $0 += 1 }
-                let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: .sequential)
-                log(
-                    "\(challenger.id) vs \(request.champion.id), pair \(pairs.count) (\(Int(elapsed)) s): "
-                        + "\(analysis.count(.faster)) faster, \(analysis.count(.slower)) slower, "
-                        + "\(analysis.count(.same)) same, \(analysis.count(.undecided)) undecided")
-                return analysis.wantsMorePairs
-            }
-            let analysis = ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: .sequential)
+                    + request.comparison.plan)
+            let (pairs, analysis) = try request.comparison.run(
+                side(challenger), side(request.champion), launcher: launcher, finished: finished,
+                label: "\(challenger.id) vs \(request.champion.id), ", log: log)
             analyses.append((challenger, analysis))
-            floors[challenger.id] = GlobalExecutorFloorLine.lines(pairs, analysis: analysis)
+            ideals[challenger.id] = GlobalExecutorIdealLine.lines(pairs, analysis: analysis)
         }
         let git = try? Git()
         let head = (try? git?.commit(of: "HEAD")) ?? "unknown"
         let dirty = (try? git?.isDirty()) ?? false
         let page = markdown(
-            analyses, champion: request.champion, jobs: jobs, floors: floors, command: commandLine,
+            analyses, champion: request.champion, jobs: jobs, ideals: ideals, command: commandLine,
             commit: String(head.prefix(12)) + (dirty ? " with uncommitted changes" : ""),
             machine: MachineFingerprint.current.description)
         let id = RunID.make(commit: String(head.prefix(7)))
-        let folder = try RunStore(root: request.output).write(
+        let folder = try RunStore(root: request.comparison.output).write(
             runID: id,
             files: [
                 "CONTEST.md": page, "contest.csv": csv(analyses, champion: request.champion), "jobs.csv": jobs.csv,
-                "floors.csv": floorsCSV(floors, champion: request.champion),
+                "ideals.csv": idealsCSV(ideals, champion: request.champion),
             ])
-        return Outcome(folder: folder, analyses: analyses, floors: floors, page: page)
+        return Outcome(folder: folder, analyses: analyses, ideals: ideals, page: page)
     }
 
     /// `contest.csv`: `ab.csv`'s columns after the two global executors of the pair (A the challenger, B the
@@ -148,31 +119,18 @@ package enum GlobalExecutorContest {
         return CSV.encode([["a_global_executor", "b_global_executor"] + ABAnalysis.csvHeader] + rows)
     }
 
-    /// `floors.csv`: each challenger's rows with a floor configuration against it (``GlobalExecutorFloorLine``).
-    static func floorsCSV(_ floors: [String: [GlobalExecutorFloorLine]], champion: GlobalExecutorChoice) -> String {
-        let rows = floors.keys.sorted().flatMap { challenger in
-            floors[challenger]!.map { $0.csvRow(challenger: challenger, champion: champion.id) }
+    /// `ideals.csv`: each challenger's rows with an ideal configuration against it (``GlobalExecutorIdealLine``).
+    static func idealsCSV(_ ideals: [String: [GlobalExecutorIdealLine]], champion: GlobalExecutorChoice) -> String {
+        let rows = ideals.keys.sorted().flatMap { challenger in
+            ideals[challenger]!.map { $0.csvRow(challenger: challenger, champion: champion.id) }
         }
-        return CSV.encode([GlobalExecutorFloorLine.csvHeader] + rows)
-    }
-
-    /// What a cell's verdict adds: whether the pair is at the floor by its count (the timed task alone, next to no
-    /// job, on both), or by its floor row (``GlobalExecutorFloorLine/atFloor``), or neither.
-    static func floorMark(
-        _ cell: CellKey, _ champion: String, _ challenger: String, jobs: GlobalExecutorJobs,
-        floorLines: [GlobalExecutorFloorLine]
-    ) -> String {
-        if jobs.atFloor(champion, challenger, workload: cell.workload, parameters: cell.parameters.description) {
-            return ", at the floor"
-        }
-        let byFloorRow = floorLines.contains { $0.cell == cell && $0.atFloor }
-        return byFloorRow ? ", at the floor (by its floor row)" : ""
+        return CSV.encode([GlobalExecutorIdealLine.csvHeader] + rows)
     }
 
     /// `CONTEST.md`: what ran where, then one table per challenger.
     static func markdown(
         _ analyses: [(challenger: GlobalExecutorChoice, analysis: ABAnalysis)], champion: GlobalExecutorChoice,
-        jobs: GlobalExecutorJobs, floors: [String: [GlobalExecutorFloorLine]] = [:], command: String, commit: String,
+        jobs: GlobalExecutorJobs, ideals: [String: [GlobalExecutorIdealLine]] = [:], command: String, commit: String,
         machine: String
     ) -> String {
         var lines =
@@ -195,16 +153,19 @@ package enum GlobalExecutorContest {
                 "| workload | parameters | metric | backend | \(challenger.id) | \(champion.id) | B/A (99 %) | pairs | verdict |",
                 "|---|---|---|---|--:|--:|--:|--:|---|",
             ]
-            let floorLines = floors[challenger.id] ?? []
+            let idealLines = ideals[challenger.id] ?? []
+            let shownByIdeal = Set(idealLines.filter(\.showsOutOfReach).map { GlobalJobCount.Key($0.cell) })
             for line in analysis.lines {
-                let floor = floorMark(line.cell, champion.id, challenger.id, jobs: jobs, floorLines: floorLines)
+                let reach = OutOfReach.of(
+                    GlobalJobCount.Key(line.cell), champion: champion.id, challenger: challenger.id, jobs: jobs,
+                    ideals: shownByIdeal)
                 lines.append(
                     "| \(line.cell.workload) | \(line.cell.parameters) | \(line.cell.metric.name) | \(line.cell.backend) | "
                         + "\(Format.short(line.baseline)) | \(Format.short(line.candidate)) | \(Format.present(line.ratio)) | "
-                        + "\(line.pairs) | \(line.verdict.rawValue)\(floor) |")
+                        + "\(line.pairs) | \(line.verdict.rawValue)\(OutOfReach.mark(reach)) |")
             }
-            lines += [""] + floorLines.map { $0.markdown(challenger: challenger.id, champion: champion.id) }
-            lines += (floorLines.isEmpty ? [] : [""]) + [analysis.tally]
+            lines += [""] + idealLines.map { $0.markdown(challenger: challenger.id, champion: champion.id) }
+            lines += (idealLines.isEmpty ? [] : [""]) + [analysis.tally]
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -4,9 +4,7 @@ import ToolSupport
 
 /// The jobs each global executor of a contest is sent per unit of each row (``GlobalJobCount``, one child process per
 /// executor, counted before the pairs run so that a failure stops the contest before its minutes start): what shows a
-/// row to be out of reach. Where both executors of a pair are at the floor on a row
-/// (``GlobalJobCount/Count/isAtFloor``), the row's work passes neither of them, and neither can be ahead but by
-/// noise: that pair is *at the floor*.
+/// row to be out of reach by its job count (``OutOfReach/jobCount``).
 struct GlobalExecutorJobs: Sendable {
     /// What each executor was sent, by executor id, then by row.
     let counts: [String: [GlobalJobCount.Key: GlobalJobCount.Count]]
@@ -28,13 +26,6 @@ struct GlobalExecutorJobs: Sendable {
 
     func count(_ executor: String, workload: WorkloadID, parameters: String) -> GlobalJobCount.Count? {
         counts[executor]?[GlobalJobCount.Key(workload: workload, parameters: parameters)]
-    }
-
-    /// Whether a pair of `champion` and `challenger` is at the floor on a row (both counted, both at the floor).
-    func atFloor(_ champion: String, _ challenger: String, workload: WorkloadID, parameters: String) -> Bool {
-        [champion, challenger].allSatisfy {
-            count($0, workload: workload, parameters: parameters)?.isAtFloor ?? false
-        }
     }
 
     /// `jobs.csv`: one row per executor and row counted.
@@ -76,11 +67,7 @@ struct GlobalExecutorJobs: Sendable {
             "Counted in one child process per global executor, every job of the process passing the runtime's "
                 + "global-enqueue hook, read from inside the timed task just before and after one timed run of the "
                 + "row's units: jobs per unit, and in brackets the tasks other than the timed one they belonged to. "
-                + "Where, on both executors of a pair, the timed task was alone and sent fewer than one job in "
-                + "\(Int(1 / GlobalJobCount.floorJobsPerUnit)) units, the row's work passed neither of them and "
-                + "neither can be ahead but by noise: the pair's verdict below is marked *at the floor*. A row that "
-                + "starts a task beside the timed one is never at the floor by a count (where that task runs decides "
-                + "the row, however few jobs it sends).",
+                + OutOfReach.definition + " Each verdict below says where its row is out of reach, and by what.",
             "",
             "| workload | parameters | " + order.joined(separator: " | ") + " |",
             "|---|---|" + order.map { _ in "--:|" }.joined(),

@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 import SchedulerKit
 import ToolSupport
 
@@ -33,14 +34,12 @@ package struct PowerRequest: Sendable {
     }
 
     /// One trial's comparison of the build with itself.
-    var trial: ABRequest {
-        var ab = ABRequest(baseline: "HEAD")
-        ab.backends = backends
-        ab.workloads = [workload]
-        ab.minimumEffect = minimumEffect
-        ab.budgetSeconds = budgetSeconds
-        ab.pairing = pairing
-        return ab
+    var trial: PairedComparison {
+        var trial = PairedComparison(workloads: [workload], pairing: pairing, output: output)
+        trial.backends = backends
+        trial.budgetSeconds = budgetSeconds
+        trial.minimumEffect = minimumEffect
+        return trial
     }
 
     /// The request alone, whatever this machine has.
@@ -50,10 +49,6 @@ package struct PowerRequest: Sendable {
         }
         guard Self.trialsRange.contains(trials) else {
             throw BenchError.setting("--trials must be between 1 and \(Self.trialsRange.upperBound), got \(trials)")
-        }
-        guard budgetSeconds.isFinite && budgetSeconds > 0 && budgetSeconds <= RoundPolicy.longestBudgetSeconds else {
-            throw BenchError.setting(
-                "--budget must be between 1 and \(Int(RoundPolicy.longestBudgetSeconds)) seconds, got \(budgetSeconds)")
         }
         try trial.checkSettings()
         guard let metric = try plantedMetric(), metric.unit == "ns" else {
@@ -138,20 +133,11 @@ package enum PowerSession {
                         ).environmentValue
                     return ProcessSide(name: name, executable: bench, environment: settings)
                 }
-                let pairs = try PairedProcesses.run(
-                    template, a: side("A", 0), b: side("B", effect), pairing: request.pairing, launcher: launcher,
-                    minimumPairs: ABAnalysis.pairsForABound, maximumPairs: ABRequest.pairsRange.upperBound,
-                    budgetSeconds: request.budgetSeconds
-                ) { pairs, _ in
-                    planted(
-                        ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: request.pairing), metric
-                    ).contains {
-                        $0.verdict == .undecided
-                    }
-                }
+                let (pairs, analysis) = try request.trial.run(
+                    side("A", 0), side("B", effect), launcher: launcher,
+                    decided: { planted($0, metric).allSatisfy { $0.verdict != .undecided } })
                 let seconds = Date().timeIntervalSince(started)
-                let lines = planted(
-                    ABAnalysis(pairs: pairs, minimumEffect: request.minimumEffect, pairing: request.pairing), metric)
+                let lines = planted(analysis, metric)
                 trials += lines.map { line in
                     let ratios = pairs.compactMap { pair -> Double? in
                         guard let a = pair.baseline.first(where: { $0.key == line.cell }),

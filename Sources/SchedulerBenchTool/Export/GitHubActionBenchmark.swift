@@ -1,4 +1,5 @@
 import SchedulerBench
+import ToolSupport
 
 /// One entry of github-action-benchmark's custom tools (`customSmallerIsBetter`, `customBiggerIsBetter`):
 /// `name`, `unit` and `value` are required; `range` and `extra` are shown beside the value as text.

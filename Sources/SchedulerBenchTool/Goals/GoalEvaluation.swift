@@ -1,4 +1,5 @@
 import SchedulerBench
+import ToolSupport
 
 /// A goal judged on one run: met, not met, or undecided when the figure's interval straddles the limit.
 package struct GoalResult: Sendable {

@@ -1,4 +1,10 @@
 import SchedulerBench
+import SchedulerConformance
+
+/// What a ``GoalID`` names.
+package enum GoalKind: IdentifierKind {}
+/// A performance goal of `Docs/Goals.md`.
+package typealias GoalID = Identifier<GoalKind>
 
 /// The goals by name, as `bench report` and the goal tables spell them.
 extension GoalID {

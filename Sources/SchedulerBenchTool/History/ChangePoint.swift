@@ -7,8 +7,8 @@ import SchedulerBench
 /// intervals, an exact count beyond the others by more than its metric's count tolerance. A step may take up to
 /// ``window`` runs (consecutive separating boundaries in one direction form one region); it is a change point when the
 /// median of the figures after the region differs from the median before it by at least ``smallestStep`` and, for a
-/// measured figure, by more than the floor calibrated on that machine (``Calibration``: what two runs of one build
-/// differ by; a run's own interval knows nothing of that). A measured series with no calibrated floor is not judged.
+/// measured figure, by more than the noise bound calibrated on that machine (``Calibration``: what two runs of one build
+/// differ by; a run's own interval knows nothing of that). A measured series with no calibrated noise bound is not judged.
 /// A step needs ``confirmingRuns`` runs on each side, so the newest run alone names nothing yet.
 package struct ChangePoint: Sendable, Equatable {
     /// The index of the first run at the new level, in the series.
@@ -31,10 +31,11 @@ package struct ChangePoint: Sendable, Equatable {
     /// either end of a history, is no level).
     package static let confirmingRuns = 2
 
-    /// The change points of one series; `floor` gives a measured figure's calibrated floor (a fraction, on the log
+    /// The change points of one series; `noiseBound` gives a measured figure's calibrated noise bound (a fraction, on the log
     /// scale) for the runs on both sides of a step, or nil where no calibration covers them.
-    package static func find(in points: [HistoryRow], floor: ([HistoryRow]) -> Double? = { _ in nil }) -> [ChangePoint]
-    {
+    package static func find(
+        in points: [HistoryRow], noiseBound: ([HistoryRow]) -> Double? = { _ in nil }
+    ) -> [ChangePoint] {
         guard points.count >= 2 else { return [] }
         let directions = (1..<points.count).map { separation(at: $0, in: points) }
         var found: [ChangePoint] = []
@@ -50,7 +51,7 @@ package struct ChangePoint: Sendable, Equatable {
             let after = Array(points[last..<min(points.count, last + window)])
             let (low, high) = (Statistics.median(before.map(\.value)), Statistics.median(after.map(\.value)))
             var smallest: Double? = smallestStep
-            if !points[boundary].isExact { smallest = floor(before + after).map { max($0, smallestStep) } }
+            if !points[boundary].isExact { smallest = noiseBound(before + after).map { max($0, smallestStep) } }
             let step = low == 0 ? (high == 0 ? 1 : .infinity) : max(high / low, low / high)
             if let smallest, before.count >= confirmingRuns, after.count >= confirmingRuns, step >= 1 + smallest {
                 found.append(

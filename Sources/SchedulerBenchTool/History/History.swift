@@ -98,8 +98,8 @@ package final class CalibrationBook {
 
     package init(root: String) { self.root = root }
 
-    /// The floor of `rows`' cell when they were all made on one machine, scale and CPU set that has a calibration.
-    package func floor(_ rows: [HistoryRow]) -> Double? {
+    /// The noise bound of `rows`' cell when they were all made on one machine, scale and CPU set that has a calibration.
+    package func noiseBound(_ rows: [HistoryRow]) -> Double? {
         let kinds = Set(rows.map { [$0.machine, $0.scale, $0.cpus, $0.pinned ? "pinned" : ""].joined(separator: "|") })
         guard kinds.count == 1, let kind = kinds.first, let first = rows.first, let key = first.key else { return nil }
         if found[kind] == nil {
@@ -108,10 +108,10 @@ package final class CalibrationBook {
         guard let calibration = found[kind] ?? nil, let entry = calibration.cells[key], entry.onLogScale else {
             return nil
         }
-        return entry.compareFloor
+        return entry.noiseBound
     }
 
     package func changePoints(of series: HistorySeries) -> [ChangePoint] {
-        ChangePoint.find(in: series.points, floor: floor)
+        ChangePoint.find(in: series.points, noiseBound: noiseBound)
     }
 }

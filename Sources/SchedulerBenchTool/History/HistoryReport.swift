@@ -1,4 +1,5 @@
 import SchedulerBench
+import ToolSupport
 
 extension History {
     /// The series whose cell contains `cell` and whose metric is `metric` (each nil: any).
@@ -28,7 +29,7 @@ extension History {
             + "\(found.count) change point\(found.count == 1 ? "" : "s") in \(series.count) series over \(runs) runs "
             + "(a step of at least \(Int(ChangePoint.smallestStep * 100)) % within \(ChangePoint.window) runs, every "
             + "run on each side beyond the other side's intervals, \(ChangePoint.confirmingRuns) runs at the new level; "
-            + "a measured figure also beyond its calibrated run-to-run floor, and not judged where no calibration covers its runs)."
+            + "a measured figure also beyond its calibrated noise bound, and not judged where no calibration covers its runs)."
     }
 
     /// One series run by run: commit, figure, interval and a bar, with its change points marked.

@@ -1,4 +1,6 @@
 import SchedulerBench
+import SchedulerConformance
+import ToolSupport
 
 /// One cell of one run in the history (`Results/history/`, ``HistoryFolder``): what a run said of a cell.
 ///
@@ -48,7 +50,7 @@ package struct HistoryRow: Sendable, Equatable {
 
     package var isExact: Bool { kind == "exact" }
 
-    /// The cell as the tools key it (to find its calibrated floor); nil for a row that does not parse.
+    /// The cell as the tools key it (to find its calibrated noise bound); nil for a row that does not parse.
     var key: CellKey? {
         guard let allocator = AllocatorChoice(rawValue: allocator), let parameters = Parameters(parsing: parameters)
         else { return nil }

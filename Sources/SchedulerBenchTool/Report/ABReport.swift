@@ -62,7 +62,7 @@ extension ABAnalysis {
     /// `AB.md`: what was compared with what, where, and the verdicts.
     func markdown(
         command: String, baseline: String, head: String, dirty: Bool, machine: String, cpus: String,
-        pinned: Bool, request: ABRequest, instructions: ABInstructions?
+        pinned: Bool, comparison: PairedComparison, instructions: ABInstructions?
     ) -> String {
         """
         # bench ab
@@ -72,7 +72,7 @@ extension ABAnalysis {
         - A (baseline): commit `\(baseline)`, built by `swift build -c release --product bench` in a worktree
         - B (candidate): the working tree at `\(head)`\(dirty ? " with uncommitted changes" : "")
         - machine: \(machine); CPUs \(cpus)\(pinned ? " (pinned with --cpus)" : "")
-        - each process: `bench run` at \(request.scale.rawValue) scale\(request.rounds.map { ", \($0) rounds" } ?? "")
+        - each process: `bench run` at \(comparison.scale.rawValue) scale\(comparison.rounds.map { ", \($0) rounds" } ?? "")
         - pairing (`--pairing \(pairing.rawValue)`): \(pairing.summary)\(pairing == .duet ? "; wall-clock cells are not judged (two processes sharing a CPU split its time as the kernel likes) but are in `pairs.csv`" : "")
 
         A cell's figure in a process is the median of its rounds; a pair's ratio is B/A of its two processes. The

@@ -42,7 +42,7 @@ package enum CatalogPage {
             "| id | what it is |",
             "|---|---|",
         ]
-        for reference in Backend.references {
+        for reference in Catalog.references {
             lines.append(
                 "| `\(reference.id)` | \(reference.summary.replacingOccurrences(of: "reference: ", with: "")) |")
         }

@@ -38,7 +38,7 @@ enum Charts {
         case allocations
         case actors
         case idleCPU = "idle_cpu"
-        /// W2 and W3 against their core-relative counts (``CoreRelative``).
+        /// W2 and W3 against their core-relative counts (``Workload/label(_:of:cores:)``).
         case scaling
         /// `bench power`'s operating characteristic: not part of a run's report.
         case power
@@ -139,16 +139,16 @@ enum Charts {
             }
         }
         let cores = view.rows.first?.metadata.cores ?? ProcessInfo.processInfo.activeProcessorCount
-        let scaling: [(WorkloadID, ParameterName, CoreRelative)] = [
-            (.producers, .producers, .producers), (.fanOut, .schedulers, .fanOutSchedulers),
-        ]
-        for (column, (workload, parameter, counts)) in scaling.enumerated() {
+        let scaling: [(WorkloadID, ParameterName)] = [(.producers, .producers), (.fanOut, .schedulers)]
+        for (column, (workload, parameter)) in scaling.enumerated() {
+            guard let counts = Workload.withID(workload) else { continue }
             for row in view.rows where row.workload == workload && row.metric == .nsPerTask {
                 guard let count = row.parameters.number(parameter) else { continue }
                 points.append(
                     Point(
                         chart: .scaling, row: 0, column: column, panelTitle: "\(workload) \(parameter)",
-                        yLabel: "ns per task (log)", style: .logLines, x: counts.label(count, cores: cores),
+                        yLabel: "ns per task (log)", style: .logLines,
+                        x: counts.label(count, of: parameter, cores: cores),
                         series: row.backend.rawValue, value: row.summary.median.value))
             }
         }

@@ -1,4 +1,5 @@
 import SchedulerBench
+import ToolSupport
 
 extension Comparison {
     /// The printed comparison: one line per cell, a mark only on real differences, then a tally and what the marks
@@ -6,7 +7,7 @@ extension Comparison {
     package func render() -> String {
         var table = TextTable([
             "allocator", "workload", "parameters", "metric", "backend", "figure", "A", "B", "B/A",
-            "floor", "less sweep", "floor", "verdict",
+            "noise", "less sweep", "noise", "verdict",
         ])
         for line in lines {
             table.add([
@@ -15,15 +16,15 @@ extension Comparison {
                 line.figureAfter.statistic == .ratioToReference
                     ? "vs \(line.after.reference?.rawValue ?? "ref")" : "median",
                 Format.short(line.figureBefore.value), Format.short(line.figureAfter.value),
-                Format.short(line.ratio) + "x", Self.percent(line.floor),
-                line.ownRatio.map { Format.short($0) + "x" } ?? "", Self.percent(line.ownFloor),
+                Format.short(line.ratio) + "x", Self.percent(line.noiseBound),
+                line.ownRatio.map { Format.short($0) + "x" } ?? "", Self.percent(line.ownNoiseBound),
                 Self.mark(line.verdict),
             ])
         }
         var text = table.render()
         text += "\n\(lines.count) cells compared: \(count(.better)) better, \(count(.worse)) worse beyond the noise, "
         text += "\(count(.withinNoise)) within noise"
-        text += count(.uncalibrated) > 0 ? ", \(count(.uncalibrated)) not judged (?: no calibrated floor)." : "."
+        text += count(.uncalibrated) > 0 ? ", \(count(.uncalibrated)) not judged (?: no calibrated noise bound)." : "."
         text += sweepsMoved
         text += "\n" + basis
         if !onlyBefore.isEmpty || !onlyAfter.isEmpty {
@@ -50,19 +51,19 @@ extension Comparison {
         let moved = sweeps.filter { $0.verdict == .better || $0.verdict == .worse }
         var text =
             "\n\(sweeps.count) sweeps (the backends of a cell, compared by one statistic): \(moved.count) moved as a "
-            + "whole beyond their floor."
+            + "whole beyond their noise bound."
         guard !moved.isEmpty else { return text }
         text +=
             " Every backend of such a sweep moved alike: the machine, or code they all share, not any one backend "
             + "(the \"less sweep\" column above takes that level out of each cell).\n"
         var table = TextTable([
-            "allocator", "workload", "parameters", "metric", "figure", "backends", "B/A", "floor", "verdict",
+            "allocator", "workload", "parameters", "metric", "figure", "backends", "B/A", "noise", "verdict",
         ])
         for sweep in moved {
             table.add([
                 sweep.key.allocator.rawValue, sweep.key.workload.rawValue, sweep.key.parameters.description,
                 sweep.key.metric.name, sweep.key.statistic == .median ? "medians" : "vs ref", String(sweep.backends),
-                Format.short(sweep.ratio) + "x", Self.percent(sweep.floor), Self.mark(sweep.verdict),
+                Format.short(sweep.ratio) + "x", Self.percent(sweep.noiseBound), Self.mark(sweep.verdict),
             ])
         }
         return text + table.render()
@@ -83,17 +84,17 @@ extension Comparison {
             }
         } else if let calibration {
             text +=
-                "A measured difference is marked when it exceeds the floor calibrated on this machine (\(calibration.runs) runs of "
+                "A measured difference is marked when it exceeds the noise bound calibrated on this machine (\(calibration.runs) runs of "
                 + "\(calibration.commit), \(calibration.scale) scale, CPUs \(calibration.cpus): two runs of one build differ by more in 1 % "
                 + "of cells), the runs' own intervals do not overlap and, in a cell of at least "
-                + "\(RoundLevels.minimumBackends) backends, it stays beyond its own calibrated floor once the median "
+                + "\(RoundLevels.minimumBackends) backends, it stays beyond its own calibrated noise bound once the median "
                 + "difference of the cell's other backends is divided out (less sweep). Exact counts are marked "
                 + "beyond their tolerance (0.1 allocations, 2 % of instructions or bytes), except a count that changed "
-                + "between the calibration's runs: that one is judged against its floor like a measured figure."
+                + "between the calibration's runs: that one is judged against its noise bound like a measured figure."
         } else {
             text +=
                 "No calibration for this machine and kind of run: measured cells are not judged. Run `bench calibrate` "
-                + "(same scale and --cpus as these runs) to measure the noise floor; exact counts are compared as counts."
+                + "(same scale and --cpus as these runs) to measure the noise bound; exact counts are compared as counts."
         }
         return text
     }

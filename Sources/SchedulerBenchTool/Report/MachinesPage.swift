@@ -1,4 +1,6 @@
 import SchedulerBench
+import SchedulerConformance
+import ToolSupport
 
 /// `bench machines RUN RUN …`: runs of several machines side by side.
 ///

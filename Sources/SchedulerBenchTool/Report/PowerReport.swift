@@ -1,4 +1,5 @@
 import SchedulerBench
+import SchedulerConformance
 import ToolSupport
 
 /// `bench power`'s files: every trial's verdict (`power.csv`) and the operating characteristic per backend

@@ -1,4 +1,6 @@
 import SchedulerBench
+import SchedulerConformance
+import ToolSupport
 
 /// One question of the report answered as a table: a row per candidate, best first by the first column, and a
 /// headline computed from those same rows, so that the sentence and the table cannot disagree (`ReportPageTests`).
@@ -85,7 +87,7 @@ struct Ranking {
         for backend in rows {
             let cells = columns.map { column -> String in
                 guard let row = row(backend, column) else { return "-" }
-                let text = Format.interval(row.summary.median, column.format, bounds: column.format)
+                let text = Format.interval(of: row.summary.median, column.format)
                 return row.isTrusted ? text : text + " ?"
             }
             guard let mine = row(backend, columns[0]) else { continue }

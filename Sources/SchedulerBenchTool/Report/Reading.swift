@@ -1,4 +1,6 @@
 import SchedulerBench
+import SchedulerConformance
+import ToolSupport
 
 extension Report {
     /// A few sentences a reader can act on, computed from the rows; ratios are paired, with their intervals.

@@ -1,5 +1,7 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
+import ToolSupport
 
 extension Report {
     /// "Actors or schedulers?": when an actor on the default executor is the better choice and when a scheduler's

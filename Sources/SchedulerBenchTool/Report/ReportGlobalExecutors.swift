@@ -23,9 +23,9 @@ struct GlobalExecutorContestSection: Sendable {
     let rows: [Row]
     /// The contest's `jobs.csv`, where it has one (contests before it had none).
     var jobs: GlobalExecutorJobs? = nil
-    /// From the contest's `floors.csv`: per challenger, the cells (workload, parameters) whose pair was at the floor
-    /// by its floor row (``GlobalExecutorFloorLine/atFloor``).
-    var atFloorByFloorRow: [String: Set<GlobalJobCount.Key>] = [:]
+    /// From the contest's `ideals.csv`: per challenger, the rows whose ideal shows them out of reach
+    /// (``OutOfReach/ideal``).
+    var shownByIdeal: [String: Set<GlobalJobCount.Key>] = [:]
 
     /// The metrics the report shows: each workload's time per unit, W19's median and 99th percentile (allocations
     /// and the other percentiles are in the contest's own CONTEST.md, which the section links).
@@ -73,19 +73,26 @@ struct GlobalExecutorContestSection: Sendable {
         let jobs = try FileManager.default.contents(atPath: jobsPath).map {
             try GlobalExecutorJobs(csv: String(decoding: $0, as: UTF8.self), source: jobsPath)
         }
-        let floorsPath = "\(root)/\(newest)/floors.csv"
-        var atFloorByFloorRow: [String: Set<GlobalJobCount.Key>] = [:]
-        if FileManager.default.fileExists(atPath: floorsPath) {
-            // Only the columns read: contests of earlier builds wrote fewer of the others.
-            let floors = try CSVTable(
-                contentsOf: floorsPath, required: ["a_global_executor", "workload", "parameters", "at_floor"])
-            for record in floors.records where try record.text("at_floor") == "true" {
-                atFloorByFloorRow[try record.text("a_global_executor"), default: []].insert(
-                    try GlobalJobCount.Key(record))
-            }
-        }
         return GlobalExecutorContestSection(
-            folder: "global-executors/\(newest)", rows: rows, jobs: jobs, atFloorByFloorRow: atFloorByFloorRow)
+            folder: "global-executors/\(newest)", rows: rows, jobs: jobs,
+            shownByIdeal: try shownByIdeal(in: "\(root)/\(newest)"))
+    }
+
+    /// The rows of a contest's folder whose ideal shows them out of reach, per challenger: from `ideals.csv`'s
+    /// `out_of_reach` column, or from the same file under the name the contests of older builds gave it
+    /// (`floors.csv`, column `at_floor`); none where the contest has neither.
+    static func shownByIdeal(in folder: String) throws -> [String: Set<GlobalJobCount.Key>] {
+        let files = [("ideals.csv", OutOfReach.column), ("floors.csv", "at_floor")]
+        guard let (file, column) = files.first(where: { FileManager.default.fileExists(atPath: "\(folder)/\($0.0)") })
+        else { return [:] }
+        // Only the columns read: contests of earlier builds wrote fewer of the others.
+        let table = try CSVTable(
+            contentsOf: "\(folder)/\(file)", required: ["a_global_executor", "workload", "parameters", column])
+        var shown: [String: Set<GlobalJobCount.Key>] = [:]
+        for record in table.records where try record.text(column) == "true" {
+            shown[try record.text("a_global_executor"), default: []].insert(try GlobalJobCount.Key(record))
+        }
+        return shown
     }
 
     /// The section's lines: one row per cell shown, one column per challenger.
@@ -109,12 +116,8 @@ struct GlobalExecutorContestSection: Sendable {
                 + (jobs == nil
                     ? ""
                     : " The last column is the jobs each global executor was sent per unit while the row was timed "
-                        + "(\(champion) first), with the tasks other than the timed one in brackets; a cell *at the "
-                        + "floor* is a pair where the timed task was alone and sent fewer than one job in "
-                        + "\(Int(1 / GlobalJobCount.floorJobsPerUnit)) units on both: the row's work passes neither, "
-                        + "and neither can be ahead but by noise; *by its floor row*: both were the same as their "
-                        + "own figure on the row's floor configuration (W25 `consumer=after`, the consumer started "
-                        + "once the burst is written), and the pair was the same on the row or on its floor."),
+                        + "(\(champion) first), with the tasks other than the timed one in brackets. "
+                        + OutOfReach.definition + " A cell says where its row is out of reach, and by what."),
             "",
             "| workload | parameters | metric | "
                 + challengers.map { "\(champion) / \($0)" }.joined(separator: " | ")
@@ -145,23 +148,14 @@ struct GlobalExecutorContestSection: Sendable {
         return lines
     }
 
-    /// A cell as the table shows it: the ratio, its interval, the verdict and where the pair is at the floor.
+    /// A cell as the table shows it: the ratio, its interval, the verdict and where its row is out of reach.
     func cell(_ row: Row, champion: String) -> String {
         let interval = row.low.isEmpty || row.low == row.high ? "" : " (\(row.low)–\(row.high))"
         let mark = row.verdict == "faster" || row.verdict == "slower" ? " **\(row.verdict)**" : " \(row.verdict)"
-        return "\(row.ratio)x\(interval)\(mark)\(floorMark(row, champion: champion))"
-    }
-
-    /// ", *at the floor*" where the pair's count puts it there, ", *at the floor* (by its floor row)" where
-    /// `floors.csv` does.
-    private func floorMark(_ row: Row, champion: String) -> String {
-        guard let jobs else { return "" }
-        let workload = WorkloadID(rawValue: row.workload)
-        if jobs.atFloor(champion, row.challenger, workload: workload, parameters: row.parameters) {
-            return ", *at the floor*"
-        }
-        let key = GlobalJobCount.Key(workload: workload, parameters: row.parameters)
-        return atFloorByFloorRow[row.challenger]?.contains(key) == true ? ", *at the floor* (by its floor row)" : ""
+        let reach = OutOfReach.of(
+            GlobalJobCount.Key(workload: WorkloadID(rawValue: row.workload), parameters: row.parameters),
+            champion: champion, challenger: row.challenger, jobs: jobs, ideals: shownByIdeal[row.challenger] ?? [])
+        return "\(row.ratio)x\(interval)\(mark)\(OutOfReach.mark(reach, emphasis: true))"
     }
 
     /// The jobs a unit on each executor of a row (the champion first), or nothing where the contest counted none.

@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import ToolSupport
 
 extension Report {
     /// The text of FIGURES.md for one run: the run's method, the readings in sentences, every goal per allocator, and

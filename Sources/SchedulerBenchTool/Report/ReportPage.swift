@@ -1,5 +1,7 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
+import ToolSupport
 
 // REPORT.md: which scheduler, and what it costs, on one page. Each question is a `Ranking` of like with like
 // (hand-offs with hand-offs; inline schedulers apart), its headline computed from its own rows. Every figure of the run
@@ -46,8 +48,10 @@ extension Report {
     /// SchedulerKit's own schedulers (neither references nor peers), hand-offs or inline ones.
     static func ours(handOff: Bool) -> [BackendID] {
         let peers = Set(Peer.all.flatMap(\.lanes))
-        return Catalog.allBackends.filter { !$0.isReference && !peers.contains($0.id) && $0.handsOff == handOff }
-            .map(\.id)
+        return Catalog.allBackends.filter {
+            !$0.isReference && !peers.contains($0.id) && ($0.execution == .handOff) == handOff
+        }
+        .map(\.id)
     }
 
     static func sections(_ view: RunView) -> [[String]] {
@@ -72,7 +76,7 @@ extension Report {
         func inlineLine(_ column: Ranking.Column) -> [String] {
             let figures = inline.compactMap { id in
                 view.row(id, column.workload, column.metric, column.parameters).map {
-                    "`\(id)` \(Format.interval($0.summary.median, column.format, bounds: column.format))"
+                    "`\(id)` \(Format.interval(of: $0.summary.median, column.format))"
                         + (column.unit.name.isEmpty ? "" : " \(column.unit.name)")
                 }
             }
@@ -105,7 +109,7 @@ extension Report {
                 ]), everyColumn: true,
             aside: view.row(.continuousClock, .clockSleep, .p99, sleep.parameters).map {
                 "`Task.sleep` on the standard library's `ContinuousClock` (reference `continuous-clock`): "
-                    + "\(Format.interval($0.summary.median, sleep.format, bounds: sleep.format)) µs."
+                    + "\(Format.interval(of: $0.summary.median, sleep.format)) µs."
             })
         let w9 = Ranking.Column(header: "allocations", workload: .allocations, metric: .allocsPerTask)
         add(

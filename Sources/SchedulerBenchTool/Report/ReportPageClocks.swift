@@ -1,5 +1,8 @@
 import Foundation
 import SchedulerBench
+import SchedulerBenchPeers
+import SchedulerConformance
+import ToolSupport
 
 extension Report {
     /// The page's section on executors and clocks: how repeating timers keep to their plan (W20), actors on NIO's own
@@ -73,6 +76,6 @@ extension Report {
     private static func duration(_ estimate: Estimate) -> String {
         let (unit, size) = abs(estimate.value) < 1000 ? ("ns", 1.0) : ("µs", 1000.0)
         let scaled = Estimate(value: estimate.value / size, low: estimate.low / size, high: estimate.high / size)
-        return Format.interval(scaled, Format.short) + " " + unit
+        return Format.interval(value: scaled.value, low: scaled.low, high: scaled.high, Format.short) + " " + unit
     }
 }

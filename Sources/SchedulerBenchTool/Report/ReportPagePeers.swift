@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import ToolSupport
 
 extension Report {
     /// The page's peers section: per question, SchedulerKit's better of `threadpool` and `dispatch` beside each peer's

@@ -1,5 +1,7 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
+import ToolSupport
 
 extension Report {
     /// "Peers beside SchedulerKit": for each peer library with rows in the run, where its schedulers are ahead of

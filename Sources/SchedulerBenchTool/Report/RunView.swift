@@ -1,4 +1,6 @@
 import SchedulerBench
+import SchedulerConformance
+import ToolSupport
 
 /// One allocator's rows of a run, as the report's sentences read them.
 struct RunView {

@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerBench
+import SchedulerConformance
 import ToolSupport
 
 /// A calibration on disk: `Results/calibration/<scale>-<cpus>-<machine hash>.csv`, one row per calibrated figure,
@@ -8,9 +9,9 @@ extension Calibration {
     static let columns = [
         "machine", "scale", "cpus", "commit", "runs", "kind", "allocator", "backend", "workload", "parameters",
         "metric",
-        "statistic", "goal", "scale_of_spread", "deviation", "freedom", "compare_floor", "run_margin", "values",
+        "statistic", "goal", "scale_of_spread", "deviation", "freedom", "noise_bound", "run_margin", "values",
     ]
-    /// What a file must hold; the spreads and floors in it are for people, the tools recompute them from `values`.
+    /// What a file must hold; the spreads and noise bounds in it are for people, the tools recompute them from `values`.
     static let requiredColumns = [
         "machine", "scale", "cpus", "commit", "runs", "kind", "allocator", "backend",
         "workload", "parameters", "metric", "goal", "values",
@@ -35,7 +36,7 @@ extension Calibration {
         let entry = { (value: Entry) in
             [
                 value.onLogScale ? "log" : "absolute", Format.precise(value.deviation), Format.number(value.freedom),
-                Format.number(value.compareFloor), Format.number(value.runMargin),
+                Format.number(value.noiseBound), Format.number(value.runMargin),
                 value.values.map(Format.precise).joined(separator: " "),
             ]
         }

@@ -1,4 +1,6 @@
 import SchedulerBench
+import SchedulerConformance
+import ToolSupport
 
 /// Turning the names a person types (`--backend threadpool,raw-dispatch`, `--workload W4,fan-out`) into identifiers,
 /// with one-line errors that list the choices.

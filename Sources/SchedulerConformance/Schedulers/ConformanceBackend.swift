@@ -64,7 +64,7 @@ public struct SessionPlan: Sendable {
 /// beside (the primitive it wraps) is the bench's to say, with the bench's own ids (`BenchHarness`).
 public struct ConformanceBackend: ConformanceSubject {
     /// The catalog id: short, lower-case, the `backend` column of the bench's CSV files (e.g. `threadpool`).
-    public let id: String
+    public let id: BackendID
     /// The name in the conformance matrix (e.g. `ThreadPoolScheduler`).
     public let name: String
     /// One line: what it is, as the bench runs it.
@@ -83,7 +83,7 @@ public struct ConformanceBackend: ConformanceSubject {
 
     /// A catalog entry whose sessions follow a plan (`openSession` runs once per check, and once per bench round).
     public init(
-        id: String, name: String, summary: String, traits: SchedulerTraits,
+        id: BackendID, name: String, summary: String, traits: SchedulerTraits,
         declarations: [RuleID: String] = [:], expectedFailures: [RuleID: String] = [:],
         pendingWorkOnRelease: PendingWorkPolicy = .runs,
         openSession: @escaping @Sendable (SessionPlan) -> ConformanceSession
@@ -106,7 +106,7 @@ public struct ConformanceBackend: ConformanceSubject {
         openSession: @escaping @Sendable () -> ConformanceSession
     ) {
         self.init(
-            id: name, name: name, summary: name, traits: traits, declarations: declarations,
+            id: BackendID(rawValue: name), name: name, summary: name, traits: traits, declarations: declarations,
             expectedFailures: expectedFailures, pendingWorkOnRelease: pendingWorkOnRelease
         ) { _ in openSession() }
     }

@@ -57,14 +57,15 @@ enum PoolExecutorFactory: ExecutorFactory {
 /// A pool as Swift's default executor: jobs join one concurrent scheduler as wide as the pool, as the hook's do (run
 /// as the global executor runs them: no isolation, no executor of their own, so default actors switch in place);
 /// jobs due later wait on the pool's timers.
-// @unchecked Sendable: every field is a constant, and the pool's core and scheduler are thread-safe.
+// @unchecked Sendable: every field is a constant, and the pool and its kept jobs are thread-safe.
 final class PoolDefaultExecutor: @unchecked Sendable {
     let pool: ThreadPool
-    private let scheduler: ThreadPoolConcurrentScheduler
+    private let jobs: PoolKeptJobs
 
     init(pool: ThreadPool) {
         self.pool = pool
-        self.scheduler = pool.makeConcurrentScheduler(name: "\(pool.name)-default-executor")
+        self.jobs = PoolKeptJobs(
+            scheduler: pool.makeConcurrentScheduler(name: "\(pool.name)-default-executor"), core: pool.core)
     }
 }
 
@@ -73,7 +74,7 @@ final class PoolDefaultExecutor: @unchecked Sendable {
 @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
 extension PoolDefaultExecutor: TaskExecutor, SchedulingExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
-        pool.core.enqueueGlobalJob(UnownedJob(job), on: scheduler)
+        jobs.enqueue(UnownedJob(job))
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
@@ -92,8 +93,8 @@ extension PoolDefaultExecutor: TaskExecutor, SchedulingExecutor {
 
     /// The pool's monotonic time is read after the clock's, so the job is never due before the instant it was given.
     private func enqueue(_ job: UnownedJob, after delay: Duration) {
-        guard delay > .zero else { return pool.core.enqueueGlobalJob(job, on: scheduler) }
-        scheduler.schedule(at: .monotonicNow() + delay) { ScheduledWork.runOnGenericExecutor(job) }
+        guard delay > .zero else { return jobs.enqueue(job) }
+        jobs.scheduler.schedule(at: .monotonicNow() + delay) { ScheduledWork.runOnGenericExecutor(job) }
     }
 
     /// A clock whose durations are not `Duration` (none of the standard library's): its own executor waits for it.

@@ -27,12 +27,10 @@ extension ThreadPool {
         }
         return globalJobs.withLock { installed in
             guard installed == nil else { return GlobalEnqueueHook.isInstalled(installed!) }
-            let scheduler = makeConcurrentScheduler(name: "\(name)-global-executor")
-            let core = self.core
-            let replacement = GlobalJobReplacement { job in
-                // Never refused: an installed pool cannot be shut down.
-                core.enqueueGlobalJob(job, on: scheduler)
-            }
+            let jobs = PoolKeptJobs(
+                scheduler: makeConcurrentScheduler(name: "\(name)-global-executor"), core: core)
+            // Never refused: an installed pool cannot be shut down.
+            let replacement = GlobalJobReplacement { jobs.enqueue($0) }
             guard GlobalEnqueueHook.install(replacement) else { return false }
             installed = replacement
             return true

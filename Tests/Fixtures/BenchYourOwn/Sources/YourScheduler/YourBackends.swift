@@ -27,16 +27,16 @@ extension ConformanceBackend {
 
 extension Backend {
     /// The bench's lanes: the same descriptions, not second ones, each reported beside what it wraps or stands in
-    /// for (a bench lane's id, typed): raw `DispatchQueue.async`, and SchedulerKit's `TestScheduler`.
+    /// for (a scheduler's id, typed): raw `DispatchQueue.async`, and SchedulerKit's `TestScheduler`.
     public static let queueScheduler = Backend.subject(.queueScheduler, harness: BenchHarness(wraps: .rawDispatch))
     public static let stepScheduler = Backend.subject(
-        .stepScheduler, harness: BenchHarness(wraps: BackendID(.testScheduler)))
+        .stepScheduler, harness: BenchHarness(wraps: ConformanceBackend.testScheduler.id))
 }
 
 extension BackendID {
-    /// The `backend` column of their rows, from the descriptions' ids.
-    public static let queueScheduler = Backend.queueScheduler.id
-    public static let stepScheduler = Backend.stepScheduler.id
+    /// The `backend` column of their rows: the descriptions' ids, one identity for the kit and the bench.
+    public static let queueScheduler = ConformanceBackend.queueScheduler.id
+    public static let stepScheduler = ConformanceBackend.stepScheduler.id
 }
 
 extension ClockSubject {

@@ -72,10 +72,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: output) }
         let waitsOnTheCooperativePool: Capabilities = [.executor, .taskExecutor, .clock, .virtualClock]
         let chosen = Workload.all.filter { $0.requires.isDisjoint(with: waitsOnTheCooperativePool) }
-            .filter { $0.allocationProbe == nil }.map(\.id)
+            .filter { !$0.countsInAChildProcess }.map(\.id)
         #expect(chosen.contains(.throughput) && chosen.contains(.pingPong))
         // SchedulerKit's TestScheduler beside them: the kit's entry, measured as one of ours.
-        let testScheduler = BackendID(.testScheduler)
+        let testScheduler = ConformanceBackend.testScheduler.id
         let run = try BenchYourOwn.run(
             [.queueScheduler, .stepScheduler, .subject(.testScheduler)], workloads: chosen, scale: .smoke,
             output: output.path)
@@ -113,7 +113,7 @@ import Testing
     @Test func aReferenceLanesIdIsRefused() {
         let clash = Backend.subject(
             ConformanceBackend(
-                id: BackendID.rawDispatch.rawValue, name: "not raw Dispatch", summary: "not raw Dispatch",
+                id: .rawDispatch, name: "not raw Dispatch", summary: "not raw Dispatch",
                 traits: QueueScheduler.traits
             ) { _ in ConformanceSession(makeNamedScheduler: { QueueScheduler(name: $0) }) })
         #expect(throws: BenchError.self) { try Backend.register([clash]) }

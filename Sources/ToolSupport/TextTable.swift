@@ -1,13 +1,13 @@
 /// A plain-text table with aligned columns.
-package struct TextTable: Sendable {
+public struct TextTable: Sendable {
     private let header: [String]
     private var rows: [[String]] = []
 
-    package init(_ header: [String]) { self.header = header }
+    public init(_ header: [String]) { self.header = header }
 
-    package mutating func add(_ row: [String]) { rows.append(row) }
+    public mutating func add(_ row: [String]) { rows.append(row) }
 
-    package func render() -> String {
+    public func render() -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in
             all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0

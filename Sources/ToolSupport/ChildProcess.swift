@@ -1,32 +1,31 @@
 import Foundation
 import SchedulerKit
-import ToolSupport
 
 /// Starting a process (a child of this program, git, valgrind's), waiting for it, and reading what it printed.
-package enum ChildProcess {
+public enum ChildProcess {
     /// The executable of this process, to run a child of the same build.
-    package static let currentExecutable = "/proc/self/exe"
+    public static let currentExecutable = "/proc/self/exe"
 
-    package struct Failure: Error, CustomStringConvertible {
-        package let status: Int32
-        package let standardError: String
-        package var description: String {
+    public struct Failure: Error, CustomStringConvertible {
+        public let status: Int32
+        public let standardError: String
+        public var description: String {
             let last = standardError.split(separator: "\n").last.map { ": \($0)" } ?? ""
             return "exit status \(status)\(last)"
         }
     }
 
     /// What a child printed.
-    package struct Output: Sendable {
-        package var standardOutput: String
+    public struct Output: Sendable {
+        public var standardOutput: String
         /// Empty unless captured.
-        package var standardError: String
+        public var standardError: String
     }
 
     /// Runs a program, waits for it, and returns what it printed; throws with its status if it fails. An
     /// interruption of this process terminates it.
     @discardableResult
-    package static func run(
+    public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         captureError: Bool
     ) throws -> Output {

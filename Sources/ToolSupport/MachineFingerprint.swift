@@ -3,22 +3,22 @@ import Foundation
 /// What makes one machine's noise comparable with another's: a calibration (`bench calibrate`) holds for runs whose
 /// fingerprint is the same. Host names are left out (CI machines of one kind share their noise, not their names);
 /// the kernel's version is cut to major.minor.
-package struct MachineFingerprint: Sendable, Equatable, CustomStringConvertible {
-    package var cpuModel: String
-    package var cores: Int
-    package var memoryGiB: Int
-    package var os: String
+public struct MachineFingerprint: Sendable, Equatable, CustomStringConvertible {
+    public var cpuModel: String
+    public var cores: Int
+    public var memoryGiB: Int
+    public var os: String
 
-    package static var current: MachineFingerprint {
+    public static var current: MachineFingerprint {
         MachineFingerprint(
             cpuModel: cpuModel(), cores: ProcessInfo.processInfo.activeProcessorCount,
             memoryGiB: Int((Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824).rounded()),
             os: operatingSystem(kernelDepth: 2))
     }
 
-    package var description: String { "\(cpuModel), \(cores) cores, \(memoryGiB) GiB, \(os)" }
+    public var description: String { "\(cpuModel), \(cores) cores, \(memoryGiB) GiB, \(os)" }
 
-    static func cpuModel() -> String {
+    public static func cpuModel() -> String {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
         let line = text.split(separator: "\n").first { $0.hasPrefix("model name") }
         return line.flatMap { $0.split(separator: ":", maxSplits: 1).last }
@@ -26,7 +26,7 @@ package struct MachineFingerprint: Sendable, Equatable, CustomStringConvertible 
     }
 
     /// "Debian GNU/Linux 12 (bookworm); Linux 6.18.44-fc-v669", the kernel cut to `kernelDepth` numbers if given.
-    static func operatingSystem(kernelDepth: Int? = nil) -> String {
+    public static func operatingSystem(kernelDepth: Int? = nil) -> String {
         let release =
             (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }

@@ -1,14 +1,14 @@
 #if NIO
     import NIOCore
     import NIOPosix
+    import SchedulerBench
+    import SchedulerConformance
     import SchedulerKit
 
-    // The primitive SwiftNIO's adapters wrap, as a reference lane: a fresh group of one loop per core each round, and lanes
-    // take its loops in turn, as the `nio-eventloop` subject's do (`SchedulerConformanceNIO`).
+    // The primitive SwiftNIO's adapters wrap, as a reference lane: a fresh group of one loop per core each round, and
+    // lanes take its loops in turn, as the `nio-eventloop` subject's do (`SchedulerConformanceNIO`).
 
-    extension Backend {
-        static let peerReferences: [Backend] = [rawNIOExecute]
-
+    extension PeerReferences {
         static let rawNIOExecute = Backend.reference(
             .rawNIOExecute,
             "EventLoop.execute (timers: scheduleTask(deadline:)) on a fresh MultiThreadedEventLoopGroup, one loop per core; "
@@ -16,12 +16,12 @@
                 + "least TaskExecutor over execute (NIO has none)",
             capabilities: [.serial, .asynchronous, .realTimers, .promptWakeUp, .executor, .taskExecutor]
         ) {
-            let group = MultiThreadedEventLoopGroup(numberOfThreads: Clock.cores)
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: SessionPlan.activeProcessorCount)
             return LaneGroup(make: { _ in EventLoopLane(group.next()) }, close: { try? group.syncShutdownGracefully() })
         }
     }
 
-    /// Raw `EventLoop.execute` and `scheduleTask(deadline:)`: the primitives ``EventLoopScheduler`` wraps.
+    /// Raw `EventLoop.execute` and `scheduleTask(deadline:)`: the primitives `EventLoopScheduler` wraps.
     final class EventLoopLane: Lane {
         let loop: any EventLoop
         init(_ loop: any EventLoop) { self.loop = loop }
@@ -46,9 +46,5 @@
         }
 
         func asUnownedTaskExecutor() -> UnownedTaskExecutor { UnownedTaskExecutor(ordinary: self) }
-    }
-#else
-    extension Backend {
-        static let peerReferences: [Backend] = []
     }
 #endif

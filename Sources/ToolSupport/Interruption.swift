@@ -5,8 +5,8 @@ import SchedulerKit
 /// What `bench` does on Ctrl-C (SIGINT) or SIGTERM: stop the children it started, remove every half-written folder
 /// it registered, say in one line what was lost, and exit with 128 + the signal's number. Nothing half-written is
 /// left behind, and nothing is lost silently.
-package enum Interruption {
-    package struct Registration: Sendable, Hashable { let id: Int }
+public enum Interruption {
+    public struct Registration: Sendable, Hashable { let id: Int }
 
     private struct State {
         var folders: [Int: URL] = [:]
@@ -27,7 +27,7 @@ package enum Interruption {
 
     /// Installs the handlers (once); `status` says what an interruption now would lose, e.g. "after 37 of 1 730
     /// rounds; nothing was written, the run is discarded".
-    package static func install(status: @escaping @Sendable () -> String) {
+    public static func install(status: @escaping @Sendable () -> String) {
         registry.state.withLock { state in
             state.status = status
             guard state.sources.isEmpty else { return }
@@ -42,7 +42,7 @@ package enum Interruption {
     }
 
     /// Removes `folder` if the process is interrupted before ``forget(_:)``.
-    package static func removeOnInterrupt(_ folder: URL) -> Registration {
+    public static func removeOnInterrupt(_ folder: URL) -> Registration {
         registry.state.withLock { state in
             state.next += 1
             state.folders[state.next] = folder
@@ -59,7 +59,7 @@ package enum Interruption {
         }
     }
 
-    package static func forget(_ registration: Registration) {
+    public static func forget(_ registration: Registration) {
         registry.state.withLock { state in
             state.folders[registration.id] = nil
             state.children[registration.id] = nil
@@ -79,18 +79,18 @@ package enum Interruption {
 }
 
 /// A temporary folder of this process: removed by ``remove()``, or by `Interruption` if the process is stopped.
-package struct ScratchFolder {
-    package let url: URL
+public struct ScratchFolder {
+    public let url: URL
     private let registration: Interruption.Registration
 
-    package init(_ purpose: String) throws {
+    public init(_ purpose: String) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bench-\(purpose)-\(getpid())-\(UInt32.random(in: 0 ... .max))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         registration = Interruption.removeOnInterrupt(url)
     }
 
-    package func remove() {
+    public func remove() {
         try? FileManager.default.removeItem(at: url)
         Interruption.forget(registration)
     }

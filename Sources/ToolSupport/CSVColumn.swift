@@ -7,34 +7,34 @@ public struct CSVColumn<Row>: Sendable {
     let read: (@Sendable (inout Row, String) -> Void)?
 
     /// A column that only writes (a figure derived from others, read back through them).
-    init(_ name: String, write: @escaping @Sendable (Row) -> String) {
+    public init(_ name: String, write: @escaping @Sendable (Row) -> String) {
         self.name = name
         self.write = write
         read = nil
     }
 
     /// A text field.
-    package static func text(_ name: String, _ field: any WritableKeyPath<Row, String> & Sendable) -> CSVColumn {
+    public static func text(_ name: String, _ field: any WritableKeyPath<Row, String> & Sendable) -> CSVColumn {
         CSVColumn(name, write: { $0[keyPath: field] }, read: { $0[keyPath: field] = $1 })
     }
 
     /// A whole number; unreadable text reads as 0.
-    static func integer(_ name: String, _ field: any WritableKeyPath<Row, Int> & Sendable) -> CSVColumn {
+    public static func integer(_ name: String, _ field: any WritableKeyPath<Row, Int> & Sendable) -> CSVColumn {
         CSVColumn(name, write: { String($0[keyPath: field]) }, read: { $0[keyPath: field] = Int($1) ?? 0 })
     }
 
     /// A figure, written as `Format.number` writes it; unreadable text reads as 0.
-    package static func number(_ name: String, _ field: any WritableKeyPath<Row, Double> & Sendable) -> CSVColumn {
+    public static func number(_ name: String, _ field: any WritableKeyPath<Row, Double> & Sendable) -> CSVColumn {
         CSVColumn(name, write: { Format.number($0[keyPath: field]) }, read: { $0[keyPath: field] = Double($1) ?? 0 })
     }
 
     /// `yes` or `no`.
-    package static func flag(_ name: String, _ field: any WritableKeyPath<Row, Bool> & Sendable) -> CSVColumn {
+    public static func flag(_ name: String, _ field: any WritableKeyPath<Row, Bool> & Sendable) -> CSVColumn {
         CSVColumn(name, write: { $0[keyPath: field] ? "yes" : "no" }, read: { $0[keyPath: field] = $1 == "yes" })
     }
 
     /// This column of a row that sits in a field of `Outer` (the metadata of a summary row), for writing.
-    func lifted<Outer>(_ field: any KeyPath<Outer, Row> & Sendable) -> CSVColumn<Outer> {
+    public func lifted<Outer>(_ field: any KeyPath<Outer, Row> & Sendable) -> CSVColumn<Outer> {
         let write = write
         return CSVColumn<Outer>(name) { write($0[keyPath: field]) }
     }
@@ -51,13 +51,13 @@ public struct CSVColumn<Row>: Sendable {
 
 extension Array {
     /// The header: every column's name, in order.
-    package func names<Row>() -> [String] where Element == CSVColumn<Row> { map(\.name) }
+    public func names<Row>() -> [String] where Element == CSVColumn<Row> { map(\.name) }
 
     /// One row's fields, in the columns' order.
-    package func fields<Row>(of row: Row) -> [String] where Element == CSVColumn<Row> { map { $0.write(row) } }
+    public func fields<Row>(of row: Row) -> [String] where Element == CSVColumn<Row> { map { $0.write(row) } }
 
     /// Reads the columns that map to one field each into `row`; a column a file lacks (an older run) reads as "".
-    package func read<Row>(_ record: [String: String], into row: inout Row) where Element == CSVColumn<Row> {
+    public func read<Row>(_ record: [String: String], into row: inout Row) where Element == CSVColumn<Row> {
         for column in self { column.read?(&row, record[column.name] ?? "") }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import SchedulerBench
+import SchedulerConformance
 import ToolSupport
 
 /// A run as stored: its summary rows and, where `samples.csv` is beside them, every round's value of every cell
@@ -42,16 +44,16 @@ package struct RunData: Sendable {
         let samplesPath = (summaryPath as NSString).deletingLastPathComponent + "/samples.csv"
         var rounds: [CellKey: [(Int, Double)]] = [:]
         if FileManager.default.fileExists(atPath: samplesPath) {
-            for record in try CSVTable(contentsOf: samplesPath, required: SampleRow.requiredColumns).records {
-                let sample = try SampleRow(record: record)
-                let key = CellKey(
-                    allocator: sample.allocator, backend: sample.backend, workload: sample.workload,
-                    parameters: sample.parameters, metric: sample.metric)
-                rounds[key, default: []].append((sample.round, sample.value))
+            for record in try CSVTable(contentsOf: samplesPath, required: Self.sampleColumns).records {
+                let round = (Int(try record.number("round")), try record.number("value"))
+                rounds[try CellKey(sampleRecord: record), default: []].append(round)
             }
         }
         return RunData(summary: summary, rounds: rounds.mapValues { $0.sorted { $0.0 < $1.0 }.map(\.1) }, source: path)
     }
+
+    /// The columns of `samples.csv` a run is read by (`Docs/Results.md`).
+    static let sampleColumns = ["allocator", "backend", "workload", "parameters", "metric", "round", "value"]
 
     package var metadata: RunMetadata? { summary.first?.metadata }
 
