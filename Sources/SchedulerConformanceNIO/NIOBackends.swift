@@ -30,7 +30,7 @@
             ],
             expectedFailures: [
                 .t3:
-                    "NIO keeps due delayed tasks in a timer heap beside its queue of execute()d tasks and runs the two interleaved, one of each in turn, so work due now or in the past overtakes (or falls behind) plain work scheduled around it.",
+                    "NIO keeps due delayed tasks in a timer heap beside its queue of execute()d tasks and runs the two interleaved, one of each in turn, so work due now or in the past overtakes (or falls behind) plain work scheduled around it."
             ]
         ) { plan in
             let group = MultiThreadedEventLoopGroup(numberOfThreads: plan.choose(conformance: 1, benchmark: plan.cores))

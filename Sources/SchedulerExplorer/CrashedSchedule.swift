@@ -1,3 +1,5 @@
+import SchedulerKit
+
 extension ExplorationFailure {
     /// The schedule a child process died in, read from the crash note it printed on standard error (`CrashNote`):
     /// its index, seed, strategy and last steps, as a failure of kind ``Kind/crashed(signal:)``. Nil if `crashNote`

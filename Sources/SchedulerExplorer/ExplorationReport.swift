@@ -1,3 +1,5 @@
+import SchedulerKit
+
 /// How an exploration ran, and the first failure it found, if any.
 public struct ExplorationReport: Sendable, CustomStringConvertible {
     /// Schedules run, the failing one included.

@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerConformance
+import SchedulerKit
 import TestSupport
 import Testing
 import ToolSupport

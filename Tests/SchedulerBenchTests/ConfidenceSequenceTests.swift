@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerKit
 import Testing
 import ToolSupport
 

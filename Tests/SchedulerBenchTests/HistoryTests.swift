@@ -1,4 +1,5 @@
 import Foundation
+import SchedulerKit
 import TestSupport
 import Testing
 import ToolSupport

@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerConformance
+import SchedulerKit
 import Testing
 import ToolSupport
 

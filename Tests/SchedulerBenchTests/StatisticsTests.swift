@@ -1,3 +1,4 @@
+import SchedulerKit
 import Testing
 import ToolSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import SchedulerExplorer
+import SchedulerKit
 import Testing
 
 /// A bug that traps kills the process; the schedule's seed, its replay line and its last steps must reach standard

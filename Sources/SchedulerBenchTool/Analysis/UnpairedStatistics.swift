@@ -1,4 +1,5 @@
 import SchedulerBench
+import SchedulerKit
 import ToolSupport
 
 /// What the tool's analyses add to the runtime's statistics: a paired difference, and the ratio of two medians

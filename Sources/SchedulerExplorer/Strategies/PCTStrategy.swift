@@ -1,5 +1,6 @@
 import Foundation
 import HeapModule
+import SchedulerKit
 
 /// Probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi and Nagarakatte, ASPLOS 2010): each task gets a
 /// random priority, the highest-priority ready task runs, and at `depth - 1` steps drawn at random from `1...steps`

@@ -1,3 +1,5 @@
+import SchedulerKit
+
 /// Uniformly at random among the ready jobs, from the schedule's seed.
 public struct RandomStrategy: SchedulingStrategy {
     public init() {}

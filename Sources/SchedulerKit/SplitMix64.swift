@@ -1,6 +1,7 @@
 /// Steele, Lea and Flood's SplitMix64: a small generator whose whole state is one seed, so a schedule's seed is all
-/// it takes to replay it. Not for cryptography.
-package struct SplitMix64 {
+/// it takes to replay it, and bootstraps and random deadlines are the same from run to run. Not for cryptography. One
+/// copy for the package: the explorer's schedules, the kit's random programs, the bench's statistics.
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     package init(seed: UInt64) { state = seed }
