@@ -8,6 +8,9 @@
 #   MUTATION_BY=tests scripts/mutation-pass.sh 88   judged by the project's own tests instead (`swift test` of the
 #                                       test target of the file it touches; killed when a test that passed fails)
 #   MUTANTS=Tests/Mutants/fresh-2026-12 scripts/mutation-pass.sh    the patches of another set (a folder of them)
+#   MUTATION_AT=17f21ad scripts/mutation-pass.sh    judged at another commit than HEAD (a score before a change)
+# A matrix that does not finish within MUTATION_MATRIX_TIMEOUT seconds (default 1500) is stopped, and its mutant is
+# reported as "hung": the kit's run did not end, which a user sees, though no verdict says why.
 # Prints one line per mutant and a summary; writes .build/mutation/results-<set>.tsv. Slow: a build and a matrix each.
 # MUTATION_RESUME=1 keeps the results of an interrupted pass and judges only the mutants it had not reached.
 set -euo pipefail
@@ -23,7 +26,7 @@ tests) work=$root/.build/mutation-tests ;; # the same tree (its build is shared)
 esac
 mkdir -p "$work"
 if [ ! -d "$tree" ]; then git worktree add --detach "$tree" HEAD >/dev/null; fi
-commit=$(git rev-parse HEAD)
+commit=$(git rev-parse "${MUTATION_AT:-HEAD}")
 git -C "$tree" checkout -q --detach "$commit"
 git -C "$tree" checkout -q -- .
 set_dir=$root/${MUTANTS:-Tests/Mutants}
@@ -113,7 +116,8 @@ fi
 [ "$by" = tests ] || judge() {
     local args=()
     while IFS= read -r subject; do args+=(--backend "$subject"); done < <(subject_lines "$1")
-    (cd "$tree" && .build/debug/bench conformance "${args[@]}" --output "$2" >"$2.log" 2>&1) || true
+    (cd "$tree" && timeout "${MUTATION_MATRIX_TIMEOUT:-1500}" .build/debug/bench conformance "${args[@]}" --output "$2" \
+        >"$2.log" 2>&1) || true
 }
 # The cells that passed in $1 and failed in $2 (CSV files): rule·subject, one per line.
 [ "$by" = tests ] || newly_failed() {
@@ -153,6 +157,10 @@ for patch in "${patches[@]}"; do
     fi
     judge "$file" "$work/$name"
     git -C "$tree" checkout -q -- .
+    if [ ! -f "$work/$name/$report" ]; then
+        printf '%s\thung\tthe judging run did not finish (see %s)\n' "$name" "$work/$name.log" | tee -a "$results"
+        continue
+    fi
     caught=$(newly_failed "$baseline/$report" "$work/$name/$report" | paste -sd' ' -)
     if [ -n "$caught" ]; then
         killed=$((killed + 1)); printf '%s\tkilled\t%s\n' "$name" "$caught" | tee -a "$results"
@@ -162,4 +170,5 @@ for patch in "${patches[@]}"; do
 done
 killed=$(grep -c '	killed	' "$results" || true)
 survived=$(grep -c '	survived	' "$results" || true)
-echo "mutation pass ($by): $killed killed, $survived survived of $((killed + survived)) judged ($stillborn did not build, $stale did not apply in this run)"
+hung=$(grep -c '	hung	' "$results" || true)
+echo "mutation pass ($by): $killed killed, $survived survived of $((killed + survived)) judged, $hung hung ($stillborn did not build, $stale did not apply in this run)"

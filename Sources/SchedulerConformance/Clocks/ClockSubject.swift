@@ -49,9 +49,10 @@ public struct ClockSubject: ConformanceSubject {
     public var claims: ClockKind {
         clockKind.withLock { kind in
             if let kind { return kind }
-            let made = make().kind
-            kind = made
-            return made
+            let clock = make()
+            defer { clock.shutDown?() }
+            kind = clock.kind
+            return clock.kind
         }
     }
 

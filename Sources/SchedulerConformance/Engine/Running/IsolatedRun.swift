@@ -28,6 +28,20 @@ public struct IsolatedRun: Sendable {
         self.subject = subject
         let rules = ConformanceReport.cells(rules, on: subject)
         order = rules.map(\.id)
+        // What a subject claims may take making one and tearing it down (an executor's pool): done here, in the
+        // parent, it must not hang the run. A subject that cannot say what it is within a rule's deadline fails every
+        // rule, saying so, and the other subjects still run.
+        let limit = RuleDeadline.scaled(RuleDeadline.standard)
+        guard RuleDeadline.finishes(within: limit, { _ = subject.claims }) else {
+            let detail =
+                "reading what it claims (making one and tearing it down) did not finish in \(readable(limit)), so no rule ran"
+            for rule in rules {
+                settled[rule.id] = RuleResult(
+                    ruleID: rule.id, backendName: subject.name, outcome: .failed(detail: detail), seconds: 0)
+            }
+            remaining = []
+            return
+        }
         var toRun: [ConformanceRule] = []
         for rule in rules {
             if let outcome = subject.outcomeWithoutRunning(rule) {

@@ -36,6 +36,17 @@ public enum RuleDeadline {
     /// `duration` times ``scale``.
     static func scaled(_ duration: Duration) -> Duration { duration * scale }
 
+    /// Runs `body` on a thread of its own; false if it has not returned within `limit` (it is left to finish, or not).
+    static func finishes(within limit: Duration, _ body: @escaping @Sendable () -> Void) -> Bool {
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body()
+            finished.signal()
+        }
+        thread.start()
+        return finished.wait(timeout: .now() + .nanoseconds(Int(limit.nanosecondsChecked()))) == .success
+    }
+
     /// Runs `check` on a thread of its own and returns its outcome, or a failure once `deadline` passes (sooner,
     /// at ``afterAHang``, when `hangs` records an earlier rule of the same backend that did not finish).
     static func run(
