@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A timer heap entry: one-shot work, or the next tick of repeating work.
 enum PoolTimer {
     case once(PoolLane, ScheduledWork)
@@ -28,15 +30,31 @@ enum PoolTimer {
             return (lane, task.isCancelled ? nil : task)
         case .tick(let repeating):
             guard !repeating.work.isCancelled else { return (repeating.lane, nil) }
-            return (
-                repeating.lane,
-                ScheduledWork { [core] in
-                    if repeating.work.runTick().goesOn { core.rearm(repeating, after: due) }
-                }
-            )
+            let tick = PoolTick(repeating)
+            return (repeating.lane, ScheduledWork { [core] in tick.run(after: due, core: core) })
         case .check(let check):
             return check.due(at: due, core: core)
         }
+    }
+}
+
+/// A due tick of repeating work, queued as a task of its lane. A queued task the pool drops without running it (at
+/// its shutdown, which cancels what is queued) lets go of its closure, and with it of this tick: a tick released
+/// without running ends its repetition, so the repetition's handle says cancelled and frees its closure, as every
+/// task accepted before a shutdown ends as ran or as cancelled.
+final class PoolTick: Sendable {
+    private let repeating: PoolRepeating
+    private let ran = Atomic<Bool>(false)
+
+    init(_ repeating: PoolRepeating) { self.repeating = repeating }
+
+    func run(after due: SchedulerTime, core: ThreadPoolCore) {
+        ran.store(true, ordering: .releasing)
+        if repeating.work.runTick().goesOn { core.rearm(repeating, after: due) }
+    }
+
+    deinit {
+        if !ran.load(ordering: .acquiring) { repeating.work.cancel() }
     }
 }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SchedulerKit
 import Synchronization
@@ -14,6 +15,7 @@ extension RuleID {
     public static let l4 = RuleID(newRuleOf: .lifecycle, number: 4)
     public static let l5 = RuleID(newRuleOf: .lifecycle, number: 5)
     public static let l6 = RuleID(newRuleOf: .lifecycle, number: 6)
+    public static let l7 = RuleID(newRuleOf: .lifecycle, number: 7)
 }
 
 /// L: lifecycle (shutdown and release).
@@ -21,7 +23,7 @@ enum LifecycleRules {
     static let shutdownRaceSubmissions = 10_000  // L1's and L6's, from 4 threads racing one shutdown
     static let all: [ConformanceRule] = [
         exactlyOnce, refusedAfterShutdown, idempotentShutdown, farTimers, releasedWithPending,
-        nothingStartsAfterShutdown,
+        nothingStartsAfterShutdown, repetitionsEnd,
     ]
 
     static func makeShutdownScheduler(_ context: ConformanceContext) throws -> any ShutdownScheduler {
@@ -333,5 +335,54 @@ extension LifecycleRules {
             "\(late.values.reduce(0, +)) tasks started after shutdown had begun, up to \(worst) on one thread (\(late.count) threads)"
         )
         return "\(late.values.reduce(0, +)) started as shutdown began, on \(late.count) threads"
+    }
+}
+
+/// L7: a repetition ends with its scheduler.
+extension LifecycleRules {
+    static let repetitionsEnd = ConformanceRule(
+        id: .l7, family: .lifecycle,
+        statement:
+            "Shutdown ends every repetition: its handle says cancelled, it never ticks again, and its closure is freed within 2 s, also when its tick had come due and was queued behind tasks that kept every thread busy at the shutdown.",
+        why:
+            "A repetition is accepted work too: one that outlives its scheduler's shutdown says it is still live for ever and keeps whatever its closure captured, though no tick will ever run.",
+        catches:
+            "ThreadPool cancelled the queued tick but never the repetition: its handle said isCancelled == false for ever and kept its closure (5 of 5 runs; negative control: a pool that still does so).",
+        requires: [.shutdown, .repeating]
+    ) { context in
+        let scheduler = try makeShutdownScheduler(context)
+        guard let timed = scheduler as? any TimedScheduler else {
+            throw RuleFailure("\(type(of: scheduler)) claims the repeating trait but is not a TimedScheduler")
+        }
+        // Every thread the scheduler may run a task on is kept busy, so a tick that comes due queues behind them.
+        let width = (scheduler as? any ConcurrentScheduler)?.width ?? 1
+        let busy = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        for _ in 0..<width {
+            scheduler.schedule {
+                busy.signal()
+                _ = wait(release, timeout: .seconds(60))
+            }
+        }
+        for _ in 0..<width { try require(wait(busy), "a task that keeps a thread busy did not start within 30 s") }
+        let ticks = Counter()
+        let captures = LiveCount()
+        let handle: any Cancellable
+        do {
+            let capture = captures.make()
+            handle = timed.schedule(at: timed.now, every: .milliseconds(1), leeway: .zero) {
+                capture.touch()
+                ticks.increment()
+            }
+        }
+        usleep(20_000)  // the first tick is due, and its task waits behind the busy ones
+        scheduler.shutdown()
+        for _ in 0..<width { release.signal() }
+        poll(upTo: .seconds(2)) { handle.isCancelled && captures.live == 0 }
+        try require(
+            handle.isCancelled, "a repetition's handle said isCancelled == false 2 s after its scheduler shut down")
+        try require(ticks.value == 0, "a repetition ticked \(ticks.value) time(s) after its scheduler shut down")
+        try require(captures.live == 0, "a repetition's closure was still alive 2 s after its scheduler shut down")
+        return ""
     }
 }
