@@ -75,7 +75,7 @@ extension Conformance {
                 "ImmediateScheduler": [
                     .s5, .s6, .s7, .c6, .k5, .k6, .t1, .t2, .t3, .t4, .t5, .t6, .t8, .v1, .v2, .v3,
                     .v4,
-                    .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4, .l6, .e1, .e2, .e3, .e4, .e5, .p1,
+                    .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4, .l6, .l7, .e1, .e2, .e3, .e4, .e5, .p1,
                     .p2,
                     .p3, .p4, .p5, .p6, .g1, .g2, .n1, .n2, .n3,
                 ],
@@ -83,12 +83,12 @@ extension Conformance {
                     .s1, .s2, .s3, .s4, .s5, .s6, .s7, .c1, .c4, .c6, .k1, .k2, .k3, .k4, .k6, .r1,
                     .r4, .t1, .t2, .t3, .t4, .t5, .t6, .t8, .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8,
                     .v9,
-                    .l1, .l2, .l3, .l4, .l6, .e1, .e2, .e3, .e4, .e5, .p1, .p2, .p3, .p4, .p5, .p6,
+                    .l1, .l2, .l3, .l4, .l6, .l7, .e1, .e2, .e3, .e4, .e5, .p1, .p2, .p3, .p4, .p5, .p6,
                     .g1, .g2, .n1, .n2, .n3,
                 ],
                 "DispatchQueueScheduler": [
                     .k5, .k6, .r1, .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4,
-                    .l6, .p1, .p2, .p3, .p4, .p5, .p6, .n3,
+                    .l6, .l7, .p1, .p2, .p3, .p4, .p5, .p6, .n3,
                 ],
                 "ThreadPoolScheduler": [
                     .k5, .k6, .r1, .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .p1, .p2, .p3, .p4,
@@ -96,22 +96,22 @@ extension Conformance {
                 ],
                 "OperationQueueScheduler": [
                     .k5, .k6, .r1, .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4,
-                    .l6, .p1, .p2, .p3, .p4, .p5, .p6, .n3,
+                    .l6, .l7, .p1, .p2, .p3, .p4, .p5, .p6, .n3,
                 ],
                 "TestScheduler": [
-                    .s5, .s6, .s7, .k5, .k6, .r1, .t5, .t6, .l1, .l2, .l3, .l4, .l6, .p1, .p2, .p3,
+                    .s5, .s6, .s7, .k5, .k6, .r1, .t5, .t6, .l1, .l2, .l3, .l4, .l6, .l7, .p1, .p2, .p3,
                     .p4, .p5, .p6, .g1, .g2, .n1, .n2,
                 ],
                 "MainThreadScheduler": [
                     .s5, .s6, .s7, .c6, .k5, .r1, .t1, .t2, .t3, .t4, .t5, .t6, .t8, .v1, .v2, .v3,
                     .v4,
-                    .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4, .l6, .e1, .e2, .e3, .e4, .e5, .p1,
+                    .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4, .l6, .l7, .e1, .e2, .e3, .e4, .e5, .p1,
                     .p2,
                     .p3, .p4, .p5, .p6, .g1, .g2, .n1, .n2, .n3,
                 ],
                 "ConcurrentDispatchQueueScheduler": [
                     .s1, .s2, .s3, .s4, .s6, .s7, .c1, .c4, .k5, .k6, .r1, .r4, .t3, .t4, .v1, .v2,
-                    .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4, .l6, .e1, .e2, .e3, .e4,
+                    .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4, .l6, .l7, .e1, .e2, .e3, .e4,
                     .e5, .n2, .n3,
                 ],
                 "ThreadPoolConcurrentScheduler": [
@@ -120,12 +120,12 @@ extension Conformance {
                 ],
                 "OperationQueueScheduler (width 2)": [
                     .s1, .s2, .s3, .s4, .s6, .s7, .c1, .c4, .k5, .k6, .r1, .r4, .t3, .t4, .v1, .v2,
-                    .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4, .l6, .e1, .e2, .e3, .e4,
+                    .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4, .l6, .l7, .e1, .e2, .e3, .e4,
                     .e5, .n2, .n3,
                 ],
                 "OperationQueueScheduler (caller's queue)": [
                     .k5, .k6, .r1, .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3, .l4,
-                    .l6, .p1, .p2, .p3, .p4, .p5, .p6, .n3,
+                    .l6, .l7, .p1, .p2, .p3, .p4, .p5, .p6, .n3,
                 ],
             ]
             #expect(skipped == expected[name], "\(name): not applicable \(skipped)")

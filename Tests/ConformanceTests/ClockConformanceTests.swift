@@ -130,9 +130,12 @@ extension Conformance {
         @Test("Real clocks get the real-time rules, virtual ones all")
         func applicability() {
             let kinds = Dictionary(uniqueKeysWithValues: ClockSubject.builtIn.map { ($0.name, $0.claims) })
-            #expect(kinds["SchedulerClock(TestScheduler)"] == .virtual)
-            #expect(kinds["ContinuousClock"] == .real)
-            #expect(ClockRules.all.filter { !$0.applies(to: ClockKind.real) }.map(\.id) == [.cl4, .cl5, .cl8])
+            #expect(kinds["SchedulerClock(TestScheduler)"]?.kind == .virtual)
+            #expect(kinds["ContinuousClock"] == ClockClaims(kind: .real, stoppable: false))
+            let unstoppableReal = ClockClaims(kind: .real, stoppable: false)
+            #expect(ClockRules.all.filter { !$0.applies(to: unstoppableReal) }.map(\.id) == [.cl4, .cl5, .cl8, .cl9])
+            let stoppableReal = ClockClaims(kind: .real, stoppable: true)
+            #expect(ClockRules.all.filter { !$0.applies(to: stoppableReal) }.map(\.id) == [.cl4, .cl5, .cl8])
         }
     }
 }

@@ -37,11 +37,11 @@
                 let expected: [String: [RuleID]] = [
                     "EventLoopScheduler": [
                         .k5, .k6, .r1, .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .l1, .l2, .l3,
-                        .l4, .l6, .p1, .p2, .p3, .p4, .p5, .p6, .n3,
+                        .l4, .l6, .l7, .p1, .p2, .p3, .p4, .p5, .p6, .n3,
                     ],
                     "NIOThreadPoolScheduler": [
                         .c6, .k5, .k6, .r1, .t1, .t2, .t3, .t4, .t5, .t6, .t8, .v1, .v2, .v3, .v4, .v5,
-                        .v6, .v7, .v8, .v9, .l4, .p1, .p2, .p3, .p4, .p5, .p6, .g2, .n1, .n2, .n3,
+                        .v6, .v7, .v8, .v9, .l4, .l7, .p1, .p2, .p3, .p4, .p5, .p6, .g2, .n1, .n2, .n3,
                     ],
                 ]
                 #expect(skipped == expected[name], "\(name): not applicable \(skipped)")

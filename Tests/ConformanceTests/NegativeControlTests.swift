@@ -239,6 +239,10 @@ struct NegativeControl: Sendable, CustomTestStringConvertible {
             // cancelled, the same defect, seen when the timers have not fired yet (once in 21 runs).
             family: .lifecycle, mustFail: [.l4], mayFail: [.l1]),
         NegativeControl(
+            backend: ShutdownDefectScheduler.backend(
+                .repetitionOutlivesShutdown, name: "Control: a repetition outlives its pool's shutdown"),
+            family: .lifecycle, mustFail: [.l7], mayFail: []),
+        NegativeControl(
             backend: ConformanceBackend(name: "Control: housekeeping timer keeps the scheduler") {
                 SelfRetainingScheduler()
             },

@@ -388,8 +388,10 @@ extension ClockTimeRules {
         why:
             "An app that shuts its pool down at teardown has tasks asleep on the pool's clock; a sleep that waits for a wake-up the pool refused keeps its task, and everything the task holds, for ever.",
         catches:
-            "SchedulerClock ignored that its scheduler refused the wake-up: on a shut-down ThreadPool a 10 ms sleep had not returned after 2 s (negative control: a clock that still does so)."
+            "SchedulerClock ignored that its scheduler refused the wake-up: on a shut-down ThreadPool a 10 ms sleep had not returned after 2 s (negative control: a clock that still does so).",
+        needsStop: true
     ) { clock in
+        // The gate admits only clocks that claim a stop.
         guard let shutDown = clock.shutDown else { throw CheckNotApplicable() }
         let room = SleeperRoom(clock, onTheKitsThread: true)
         defer { room.close() }
@@ -446,11 +448,12 @@ extension ConformanceRule {
     /// clock while the kit's check thread waits.
     static func clock(
         id: RuleID, evidence: RuleEvidence = .forced, statement: String, why: String, catches: String,
-        kinds: Set<ClockKind> = Set(ClockKind.allCases), deadline: Duration = RuleDeadline.standard,
-        check: @escaping @Sendable (ClockUnderTest) async throws -> String
+        kinds: Set<ClockKind> = Set(ClockKind.allCases), needsStop: Bool = false,
+        deadline: Duration = RuleDeadline.standard, check: @escaping @Sendable (ClockUnderTest) async throws -> String
     ) -> ConformanceRule {
-        let gate = RuleGate<ClockKind>(RuleGate<ClockKind>.words(kinds, every: "every clock", plural: "clocks")) {
-            kinds.contains($0)
+        let words = RuleGate<ClockClaims>.words(kinds, every: "every clock", plural: "clocks")
+        let gate = RuleGate<ClockClaims>(needsStop ? "\(words) something can stop" : words) {
+            kinds.contains($0.kind) && (!needsStop || $0.stoppable)
         }
         return ConformanceRule(
             id: id, family: .clock, evidence: evidence, statement: statement, why: why, catches: catches,

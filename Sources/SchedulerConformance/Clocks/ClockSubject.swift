@@ -23,8 +23,8 @@ public struct ClockSubject: ConformanceSubject {
     public let make: @Sendable () -> ClockUnderTest
     /// The rules this subject did not finish in this process (their deadlines shorten the others').
     public let hangs = HangRecord()
-    /// Real or virtual, once read (making a clock may make a scheduler).
-    private let clockKind = Locked<ClockKind?>(nil)
+    /// What it claims, once read (making a clock may make a scheduler).
+    private let readClaims = Locked<ClockClaims?>(nil)
 
     public init(
         name: String, summary: String = "", declarations: [RuleID: String] = [:],
@@ -37,7 +37,7 @@ public struct ClockSubject: ConformanceSubject {
         self.make = make
     }
 
-    /// The clock kind of subject: its rules select by whether a clock is real or virtual.
+    /// The clock kind of subject: its rules select by whether a clock is real or virtual, and whether it can be stopped.
     public static let kind = SubjectKind(
         name: "clock", plural: "clocks", noun: "clock", inside: "the clock, or waits for a sleep of it",
         matrixTitle: "Matrix: clocks (any Swift Clock, real or virtual)",
@@ -45,14 +45,15 @@ public struct ClockSubject: ConformanceSubject {
             "Any Swift `Clock` as a subject (`ClockSubject`): the CL rules, on fresh clocks. Virtual clocks are driven by their own advance; real ones move by themselves.",
         rerun: "await subject.evaluate(RULE)")
 
-    /// Real or virtual, read once from a clock this subject makes.
-    public var claims: ClockKind {
-        clockKind.withLock { kind in
-            if let kind { return kind }
+    /// Real or virtual, and whether something can stop it, read once from a clock this subject makes.
+    public var claims: ClockClaims {
+        readClaims.withLock { claims in
+            if let claims { return claims }
             let clock = make()
             defer { clock.shutDown?() }
-            kind = clock.kind
-            return clock.kind
+            let read = ClockClaims(kind: clock.kind, stoppable: clock.shutDown != nil)
+            claims = read
+            return read
         }
     }
 
@@ -67,6 +68,19 @@ public struct ClockSubject: ConformanceSubject {
     /// Runs `rule` on a fresh clock: passed, failed with what went wrong, declared, or not applicable. The check
     /// runs on a thread of the kit's while this task waits (``ConformanceSubject/judge(_:deadline:)``).
     public func evaluate(_ rule: ConformanceRule) async -> RuleResult { await judgeFromTask(rule) }
+}
+
+/// What a clock subject claims, for the rules' gates: whether it moves by itself, and whether something can stop what
+/// wakes its sleepers (CL9 needs that).
+public struct ClockClaims: Hashable, Sendable {
+    public let kind: ClockKind
+    /// Whether ``ClockUnderTest/shutDown`` is there.
+    public let stoppable: Bool
+
+    public init(kind: ClockKind, stoppable: Bool) {
+        self.kind = kind
+        self.stoppable = stoppable
+    }
 }
 
 /// Whether a clock moves by itself.

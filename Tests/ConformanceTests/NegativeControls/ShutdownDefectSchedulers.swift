@@ -14,6 +14,10 @@ final class ShutdownDefectScheduler: TimedScheduler, ShutdownScheduler {
         /// cancels what the pool holds, never sees it: its captures live until the deadline (L4; SwiftNIO's
         /// testShutdownWhileScheduledTasksNotReady guards the same).
         case timersOutsideThePool
+        /// A repetition built from one-shot ticks, each arming the next: shutdown cancels the tick the pool holds,
+        /// but nothing cancels the repetition, so its handle says live for ever and keeps its closure (L7; the bug
+        /// ThreadPool had when a due tick was queued behind busy workers at the shutdown).
+        case repetitionOutlivesShutdown
     }
 
     let name = "shutdown-defect"
@@ -64,7 +68,52 @@ final class ShutdownDefectScheduler: TimedScheduler, ShutdownScheduler {
     func schedule(
         at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
     ) -> any Cancellable {
-        inner.schedule(at: start, every: interval, leeway: leeway, work)
+        guard defect == .repetitionOutlivesShutdown else {
+            return inner.schedule(at: start, every: interval, leeway: leeway, work)
+        }
+        let repetition = OneShotRepetition(inner, every: interval, work)
+        repetition.arm(at: start)
+        return repetition
+    }
+
+    /// A repetition whose ticks are one-shot tasks of the inner scheduler; only its own cancel() ends it.
+    private final class OneShotRepetition: Cancellable, Sendable {
+        private struct State {
+            var work: (@Sendable () -> Void)?
+            var tick: (any Cancellable)?
+        }
+        private let inner: ThreadPoolScheduler
+        private let interval: Duration
+        private let state: Locked<State>
+
+        init(_ inner: ThreadPoolScheduler, every interval: Duration, _ work: @escaping @Sendable () -> Void) {
+            self.inner = inner
+            self.interval = interval
+            self.state = Locked(State(work: work))
+        }
+
+        func arm(at deadline: SchedulerTime) {
+            // Armed under the lock, so a cancel() sees the tick that is live, not one that already ran.
+            state.withLock { state in
+                guard state.work != nil else { return }
+                state.tick = inner.schedule(at: deadline) { [self] in
+                    guard let work = self.state.withLock({ $0.work }) else { return }
+                    work()
+                    arm(at: deadline + interval)
+                }
+            }
+        }
+
+        func cancel() -> Bool {
+            let (wasLive, tick) = state.withLock { state in
+                defer { state = State() }
+                return (state.work != nil, state.tick)
+            }
+            _ = tick?.cancel()
+            return wasLive
+        }
+
+        var isCancelled: Bool { state.withLock { $0.work == nil } }
     }
 
     static func backend(_ defect: Defect, name: String) -> ConformanceBackend {

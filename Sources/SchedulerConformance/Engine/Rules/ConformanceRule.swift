@@ -65,7 +65,7 @@ public struct ConformanceRule: Sendable, Identifiable, CustomStringConvertible {
     }
 
     /// Whether a subject of the rule's kind that claims `claims` can hold what the check needs (false for the claims
-    /// of another kind): `rule.applies(to: SchedulerTraits.serial)`, `rule.applies(to: ClockKind.real)`.
+    /// of another kind): `rule.applies(to: SchedulerTraits.serial)`, `rule.applies(to: ClockClaims(kind: .real, stoppable: false))`.
     @_disfavoredOverload
     public func applies(to claims: some Sendable) -> Bool { admits(claims) }
 

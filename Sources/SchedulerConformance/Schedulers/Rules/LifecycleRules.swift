@@ -376,8 +376,16 @@ extension LifecycleRules {
             }
         }
         usleep(20_000)  // the first tick is due, and its task waits behind the busy ones
-        scheduler.shutdown()
+        // Shut down on another thread: a shutdown that waits for running tasks would wait for the busy ones, which
+        // are released once it has begun (it says isShutDown) or after 2 s.
+        let returned = DispatchSemaphore(value: 0)
+        Thread {
+            scheduler.shutdown()
+            returned.signal()
+        }.start()
+        poll(upTo: .seconds(2)) { scheduler.isShutDown }
         for _ in 0..<width { release.signal() }
+        try require(wait(returned), "shutdown() did not return within 30 s of the busy tasks' release")
         poll(upTo: .seconds(2)) { handle.isCancelled && captures.live == 0 }
         try require(
             handle.isCancelled, "a repetition's handle said isCancelled == false 2 s after its scheduler shut down")
