@@ -16,8 +16,10 @@
     /// - Not timed: the pool has no timers.
     /// - ``shutdown()`` shuts the whole pool down (`shutdownGracefully`), and so every scheduler on it: queued items get
     ///   `.cancelled`, running items finish, later submissions get `.cancelled` at once. It waits until the pool's threads
-    ///   have ended and the queued items have been told, except when called from one of the pool's tasks (then it
-    ///   returns at once; waiting there would wait for itself). NIO offers no query of a pool's state, so ``isShutDown``
+    ///   have ended and the queued items have been told, except when called on one of the pool's threads (then it
+    ///   returns at once; waiting there would wait for itself). A pool thread is known as one that has run an item of
+    ///   this scheduler, whatever is current there (`Schedulers.immediate` inside a task, a raw `pool.submit` item);
+    ///   a raw item on a thread that has never run one of this scheduler's items still waits. NIO offers no query of a pool's state, so ``isShutDown``
     ///   says whether `shutdown()` was called on this scheduler or the pool has refused its work.
     /// - Pending work keeps the adapter alive and runs; releasing the adapter drops nothing. The pool is the caller's:
     ///   it must be started, and shut down before it is released (NIO asserts that).
@@ -27,6 +29,8 @@
         /// Left when the pool has shut down; nil until `shutdown()` is called.
         private let stopped = Locked<DispatchGroup?>(nil)
         private let refusedByPool = Atomic<Bool>(false)
+        /// Set on each pool thread that has run an item of this scheduler: how `shutdown()` knows it is on one.
+        private let ranHere = ThreadSpecificVariable<PoolThreadMark>()
 
         public init(name: String = "nio-thread-pool", pool: NIOThreadPool) {
             self.name = name
@@ -47,6 +51,7 @@
             pool.submit { [self] state in
                 switch state {
                 case .active:
+                    if ranHere.currentValue == nil { ranHere.currentValue = PoolThreadMark() }
                     Schedulers.performAsCurrent(self, work)
                 case .cancelled:
                     handle.markCancelledByPool()
@@ -75,9 +80,13 @@
             stopped.withLock { $0 != nil } || refusedByPool.load(ordering: .acquiring)
         }
 
-        /// Whether this thread is running a task of a scheduler on this pool (one of the pool's own threads).
+        /// Whether this is one of the pool's own threads: it is running a task of a scheduler on this pool, or it has
+        /// run one of this scheduler's.
         private var isOnPoolThread: Bool {
-            (Schedulers.current as? NIOThreadPoolScheduler)?.pool === pool
+            (Schedulers.current as? NIOThreadPoolScheduler)?.pool === pool || ranHere.currentValue != nil
         }
     }
+
+    /// The mark a pool thread carries once it has run an item of the scheduler.
+    private final class PoolThreadMark: Sendable {}
 #endif

@@ -77,5 +77,33 @@
                 #expect(scheduler.schedule {}.isCancelled)
             }
         }
+
+        /// On one of the pool's threads with no scheduler current (under `Schedulers.immediate`, or in an item
+        /// submitted to the pool itself), shutdown must not wait for its own thread either.
+        @Test(arguments: ["under Schedulers.immediate", "in a raw pool item"])
+        func shutdownFromAPoolThreadWithNoSchedulerCurrentReturns(_ how: String) {
+            withThreadPool { pool in
+                let scheduler = NIOThreadPoolScheduler(name: "nested", pool: pool)
+                let ranOne = DispatchSemaphore(value: 0)
+                scheduler.schedule { ranOne.signal() }  // the pool's one thread has run an item of the scheduler
+                #expect(waited(ranOne))
+                let returned = DispatchSemaphore(value: 0)
+                if how == "in a raw pool item" {
+                    pool.submit { _ in
+                        scheduler.shutdown()
+                        returned.signal()
+                    }
+                } else {
+                    scheduler.schedule {
+                        Schedulers.immediate.schedule {
+                            scheduler.shutdown()
+                            returned.signal()
+                        }
+                    }
+                }
+                #expect(waited(returned), "shutdown() \(how) waited for its own thread")
+                scheduler.shutdown()
+            }
+        }
     }
 #endif
