@@ -29,6 +29,9 @@
         public var description: String { time.description }
 
         /// A span of time in nanoseconds. Integer and float literals are seconds, as in Combine's `DispatchQueue` stride.
+        /// Every constructor and operator saturates at ±`Int64.max` ns (about 292 years, the clock's distant future):
+        /// operators such as `debounce(for: .seconds(.infinity))` or `.seconds(.max)` mean "never", not a trap. A NaN
+        /// stride is a precondition failure.
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable, Sendable,
             ExpressibleByFloatLiteral, CustomStringConvertible
         {
@@ -42,8 +45,10 @@
             public var duration: Duration { .nanoseconds(nanoseconds) }
             public var description: String { "\(nanoseconds) ns" }
 
-            public init(integerLiteral seconds: Int64) { self.init(nanoseconds: seconds * 1_000_000_000) }
-            public init(floatLiteral seconds: Double) { self.init(nanoseconds: Int64((seconds * 1e9).rounded())) }
+            public init(integerLiteral seconds: Int64) {
+                self.init(nanoseconds: Self.saturated(seconds, 1_000_000_000))
+            }
+            public init(floatLiteral seconds: Double) { self.init(nanoseconds: Self.saturated(seconds, 1e9)) }
             public init?<T: BinaryInteger>(exactly source: T) {
                 guard let seconds = Int64(exactly: source) else { return nil }
                 let (value, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
@@ -55,25 +60,44 @@
 
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
             public static func + (lhs: Stride, rhs: Stride) -> Stride {
-                Stride(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
+                let (sum, overflow) = lhs.nanoseconds.addingReportingOverflow(rhs.nanoseconds)
+                return Stride(nanoseconds: overflow ? (rhs.nanoseconds > 0 ? .max : -.max) : sum)
             }
             public static func - (lhs: Stride, rhs: Stride) -> Stride {
-                Stride(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
+                let (difference, overflow) = lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds)
+                return Stride(nanoseconds: overflow ? (rhs.nanoseconds < 0 ? .max : -.max) : difference)
             }
             /// Both sides are read in seconds, the unit of the literals, so `.seconds(2) * 3` is 6 s.
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
-                let product = lhs.nanoseconds.multipliedFullWidth(by: rhs.nanoseconds)
-                return Stride(nanoseconds: Int64(1_000_000_000).dividingFullWidth(product).quotient)
+                let product = Int128(lhs.nanoseconds) * Int128(rhs.nanoseconds) / 1_000_000_000
+                return Stride(nanoseconds: Int64(clamping: max(product, -Int128(Int64.max))))
             }
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
             public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
-            public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: Int64(s) * 1_000_000_000) }
-            public static func seconds(_ s: Double) -> Stride { Stride(nanoseconds: Int64((s * 1e9).rounded())) }
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: Int64(ms) * 1_000_000) }
-            public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: Int64(us) * 1_000) }
+            public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: saturated(Int64(s), 1_000_000_000)) }
+            public static func seconds(_ s: Double) -> Stride { Stride(nanoseconds: saturated(s, 1e9)) }
+            public static func milliseconds(_ ms: Int) -> Stride {
+                Stride(nanoseconds: saturated(Int64(ms), 1_000_000))
+            }
+            public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: saturated(Int64(us), 1_000)) }
             public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: Int64(ns)) }
+
+            /// `count` units of `unit` nanoseconds, clamped to ±`Int64.max`.
+            private static func saturated(_ count: Int64, _ unit: Int64) -> Int64 {
+                let (product, overflow) = count.multipliedReportingOverflow(by: unit)
+                return overflow ? (count > 0 ? .max : -.max) : product
+            }
+
+            /// `count` units of `unit` nanoseconds, rounded, clamped to ±`Int64.max` (infinities included).
+            private static func saturated(_ count: Double, _ unit: Double) -> Int64 {
+                precondition(!count.isNaN, "a Combine stride of NaN seconds: give a number of seconds")
+                let nanoseconds = (count * unit).rounded()
+                // 2^63 is the first Double past Int64.max.
+                guard abs(nanoseconds) < 0x1p63 else { return nanoseconds > 0 ? .max : -.max }
+                return Int64(nanoseconds)
+            }
         }
     }
 #endif
