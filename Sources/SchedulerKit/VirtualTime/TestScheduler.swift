@@ -21,9 +21,6 @@ public final class TestScheduler: TimedScheduler, VirtualTimeDriver {
     public let name: String
     private let engine: VirtualTimeEngine
 
-    /// How ``run(maxSteps:)`` ended: the name it had before every virtual-time scheduler shared it.
-    public typealias RunOutcome = VirtualTimeRunOutcome
-
     public init(name: String = "test", now: SchedulerTime = .zero) {
         self.name = name
         self.engine = VirtualTimeEngine(now: now)
