@@ -68,7 +68,8 @@ final class ShutdownDefectScheduler: TimedScheduler, ShutdownScheduler {
     func schedule(
         at start: SchedulerTime, every interval: Duration, leeway: Duration, _ work: @escaping @Sendable () -> Void
     ) -> any Cancellable {
-        guard defect == .repetitionOutlivesShutdown else {
+        // Refused once shut down, as the pool refuses it (L2): the defect is only a repetition live at the shutdown.
+        guard defect == .repetitionOutlivesShutdown, !inner.isShutDown else {
             return inner.schedule(at: start, every: interval, leeway: leeway, work)
         }
         let repetition = OneShotRepetition(inner, every: interval, work)
