@@ -8,7 +8,7 @@
 #   MUTATION_BY=tests scripts/mutation-pass.sh 88   judged by the project's own tests instead (`swift test` of the
 #                                       test target of the file it touches; killed when a test that passed fails)
 #   MUTANTS=Tests/Mutants/fresh-2026-12 scripts/mutation-pass.sh    the patches of another set (a folder of them)
-#   MUTATION_AT=17f21ad scripts/mutation-pass.sh    judged at another commit than HEAD (a score before a change)
+#   MUTATION_AT=a353f7f scripts/mutation-pass.sh    judged at another commit than HEAD (a score before a change)
 # A matrix that does not finish within MUTATION_MATRIX_TIMEOUT seconds (default 1500) is stopped, and its mutant is
 # reported as "hung": the kit's run did not end, which a user sees, though no verdict says why.
 # Prints one line per mutant and a summary; writes .build/mutation/results-<set>.tsv. Slow: a build and a matrix each.
