@@ -12,6 +12,16 @@
                 "Combine scheduler keeps the rule, declares it does not, or fails it by design",
                 arguments: ConformanceCase.cases(ConformanceBackend.combine))
             func rule(_ pair: ConformanceCase) {
+                // OpenCombine's OperationQueue scheduler clears a repeating operation's action outside its lock while
+                // the queue's thread calls it (Docs/Combine.md, "OperationQueue"): under ThreadSanitizer's timing, M1's
+                // cancels of repeating work during ticks made that call jump into a freed closure (a SEGV that ended
+                // the process). The plain run judges the cell; the TSan run leaves it, so as not to die of a peer's crash.
+                if threadSanitizerIsActive && pair.rule.id == .m1
+                    && pair.backend.id == ConformanceBackend.combineOperationQueue.id
+                {
+                    print("\(pair.rule.id) · \(pair.backend.name): not run under ThreadSanitizer (OpenCombine's race)")
+                    return
+                }
                 pair.judge()
             }
 
