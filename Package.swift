@@ -179,6 +179,10 @@ let package = Package(
                 "SchedulerBenchPeers",
                 "SchedulerKit",
                 "SchedulerConformance",
+                // The catalog names the peers' subjects: their targets compile nothing without the peer's trait.
+                "SchedulerConformanceNIO",
+                "SchedulerConformanceCombine",
+                "SchedulerConformanceClocks",
                 "ToolSupport",
             ],
             swiftSettings: strict
