@@ -6,8 +6,8 @@ import Testing
 
 /// M1, the random-program checker, judged by the bugs planted for it (``PlantedBug``): each found within the
 /// default budget, shrunk to at most 10 operations, and replayed by the seed it prints; the same schedulers without
-/// the defect pass. Serialized: each case's check thread is a Dispatch worker, and six at once leave Dispatch short of
-/// threads for the planted schedulers, which run on it (a program then waits for its monitor to add one, about 1 s).
+/// the defect pass. Serialized: each case runs real-time programs on threads of its own, and six cases at once on
+/// two cores would crowd each other's 2 s settle.
 @Suite(.serialized) struct ProgramCheckerTests {
     static func backend(_ bug: PlantedBug?) -> ConformanceBackend {
         let virtual = bug?.isVirtual ?? false
