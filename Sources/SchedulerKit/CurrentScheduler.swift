@@ -22,6 +22,8 @@ import DequeModule
     var trampoline = Deque<ScheduledWork>()
     /// The pool whose worker this thread is, if any.
     unowned(unsafe) var pool: ThreadPoolCore?
+    /// The executor outside SchedulerKit whose thread this is, as an adapter marked it (`Schedulers.markThread(asOneOf:)`).
+    @usableFromInline var host: ObjectIdentifier?
 
     /// Frees a thread's state when the thread exits. Only the slow path of ``forThisThread`` touches it: the fast path
     /// reads the C thread-local pointer (see `CSchedulerKitThreadLocal`), one load where `pthread_getspecific` is a
@@ -80,5 +82,19 @@ extension Schedulers {
         state.pointee.current = scheduler
         defer { state.pointee.current = previous }
         return try body()
+    }
+
+    /// Marks this thread as one of `host`'s own: an adapter calls it from each item its executor runs (a store into
+    /// this thread's state), so that it can later ask `isThread(oneOf:)` whatever is current there.
+    /// The mark is an identity, not a reference: it stays right as long as the thread does not outlive `host`, as a
+    /// pool's threads do not.
+    @inlinable @inline(__always)
+    package static func markThread(asOneOf host: AnyObject) {
+        ThreadState.forThisThread.pointee.host = ObjectIdentifier(host)
+    }
+
+    /// Whether `markThread(asOneOf:)` marked this thread with `host`.
+    package static func isThread(oneOf host: AnyObject) -> Bool {
+        ThreadState.forThisThread.pointee.host == ObjectIdentifier(host)
     }
 }

@@ -17,10 +17,10 @@
     /// - ``shutdown()`` shuts the whole pool down (`shutdownGracefully`), and so every scheduler on it: queued items get
     ///   `.cancelled`, running items finish, later submissions get `.cancelled` at once. It waits until the pool's threads
     ///   have ended and the queued items have been told, except when called on one of the pool's threads (then it
-    ///   returns at once; waiting there would wait for itself). A pool thread is known as one that has run an item of
-    ///   this scheduler, whatever is current there (`Schedulers.immediate` inside a task, a raw `pool.submit` item);
-    ///   a raw item on a thread that has never run one of this scheduler's items still waits. NIO offers no query of a pool's state, so ``isShutDown``
-    ///   says whether `shutdown()` was called on this scheduler or the pool has refused its work.
+    ///   returns at once; waiting there would wait for itself). A pool thread is known as one that has run an item of a
+    ///   scheduler on this pool, whatever is current there (`Schedulers.immediate` inside a task, a raw `pool.submit`
+    ///   item); a raw item on a thread that has never run one still waits. NIO offers no query of a pool's state, so
+    ///   ``isShutDown`` says whether `shutdown()` was called on this scheduler or the pool has refused its work.
     /// - Pending work keeps the adapter alive and runs; releasing the adapter drops nothing. The pool is the caller's:
     ///   it must be started, and shut down before it is released (NIO asserts that).
     public final class NIOThreadPoolScheduler: ShutdownScheduler {
@@ -29,8 +29,6 @@
         /// Left when the pool has shut down; nil until `shutdown()` is called.
         private let stopped = Locked<DispatchGroup?>(nil)
         private let refusedByPool = Atomic<Bool>(false)
-        /// Set on each pool thread that has run an item of this scheduler: how `shutdown()` knows it is on one.
-        private let ranHere = ThreadSpecificVariable<PoolThreadMark>()
 
         public init(name: String = "nio-thread-pool", pool: NIOThreadPool) {
             self.name = name
@@ -51,7 +49,9 @@
             pool.submit { [self] state in
                 switch state {
                 case .active:
-                    if ranHere.currentValue == nil { ranHere.currentValue = PoolThreadMark() }
+                    // How `shutdown()` knows a pool thread: a store into the thread's state, where a
+                    // `ThreadSpecificVariable` costs some 100 instructions per item.
+                    Schedulers.markThread(asOneOf: pool)
                     Schedulers.performAsCurrent(self, work)
                 case .cancelled:
                     handle.markCancelledByPool()
@@ -80,13 +80,8 @@
             stopped.withLock { $0 != nil } || refusedByPool.load(ordering: .acquiring)
         }
 
-        /// Whether this is one of the pool's own threads: it is running a task of a scheduler on this pool, or it has
-        /// run one of this scheduler's.
-        private var isOnPoolThread: Bool {
-            (Schedulers.current as? NIOThreadPoolScheduler)?.pool === pool || ranHere.currentValue != nil
-        }
+        /// Whether this is one of the pool's own threads: one that has run an item of a scheduler on this pool. The
+        /// mark's identity stays right: the pool's threads end before the pool is released.
+        private var isOnPoolThread: Bool { Schedulers.isThread(oneOf: pool) }
     }
-
-    /// The mark a pool thread carries once it has run an item of the scheduler.
-    private final class PoolThreadMark: Sendable {}
 #endif

@@ -19,4 +19,19 @@
         defer { try? pool.syncShutdownGracefully() }
         try body(pool)
     }
+
+    /// Runs `body` with a fresh started one-thread `NIOThreadPool`; when `body` returns false (a check found the
+    /// pool's thread blocked for good), the pool is kept, not shut down: shutting it down would wait for that thread
+    /// forever, and releasing it unshut trips NIO's assertion. The test then fails instead of hanging.
+    func withThreadPoolThatMayBlock(_ body: (NIOThreadPool) -> Bool) {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        if body(pool) {
+            try? pool.syncShutdownGracefully()
+        } else {
+            blockedPools.withLock { $0.append(pool) }
+        }
+    }
+
+    private let blockedPools = Mutex<[NIOThreadPool]>([])
 #endif
