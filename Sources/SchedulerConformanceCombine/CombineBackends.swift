@@ -53,6 +53,8 @@
             traits: CombinePeers.operationQueueTraits,
             declarations: combineDeclarations,
             expectedFailures: [
+                .c2:
+                    "Delayed work due within microseconds can be lost: OpenCombine's schedule(after:) arms the operation's ready timer before it adds the operation to the queue, so the timer can fire first, and then the queue seems never to learn that the operation is ready (seen: a delayed task whose cancel() returned false had not run 60 s later, in 2 of 6 runs of C2 beside a build and once in a run of the test suite; C2's 100 000 plain races lost nothing).",
                 .t3:
                     "Delayed work due now is still an operation that waits for its own timer to become ready, so plain work added after it can start first (seen once: task 3 (plain) ran in place 1 of 300; it passed in other runs).",
                 .t4:
