@@ -22,7 +22,8 @@ import DequeModule
     var trampoline = Deque<ScheduledWork>()
     /// The pool whose worker this thread is, if any.
     unowned(unsafe) var pool: ThreadPoolCore?
-    /// The executor outside SchedulerKit whose thread this is, as an adapter marked it (`Schedulers.markThread(asOneOf:)`).
+    /// The executor outside SchedulerKit whose thread this is, as an adapter marked it
+    /// (`Schedulers.markThread(asOneOf:)`).
     @usableFromInline var host: ObjectIdentifier?
 
     /// Frees a thread's state when the thread exits. Only the slow path of ``forThisThread`` touches it: the fast path
