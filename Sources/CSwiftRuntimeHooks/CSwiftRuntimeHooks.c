@@ -33,3 +33,8 @@ extern void swift_release_n(void *object, uint32_t n);
 void *schedulerkit_retain_n(void *object, uint32_t n) { return swift_retain_n(object, n); }
 
 void schedulerkit_release_n(void *object, uint32_t n) { swift_release_n(object, n); }
+
+// The concurrency runtime's accessor of the task running on this thread (Swift may not name it directly).
+extern void *swift_task_getCurrent(void);
+
+void *schedulerkit_current_task(void) { return swift_task_getCurrent(); }

@@ -81,7 +81,7 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
 
     func add(_ node: ScheduledWork, at deadline: SchedulerTime, timed: Bool) {
         // Inside one of its own jobs the thread is the driving one: a thread-local read answers without the lock.
-        let origin = Schedulers.current === self || engine.isDriving ? nil : Self.describeOrigin(of: node.carried)
+        let origin = Schedulers.isCurrent(self) || engine.isDriving ? nil : Self.describeOrigin(of: node.carried)
         var carried: ScheduledWork.Carried?
         if origin == nil {
             let current = currentTaskID()
@@ -227,12 +227,6 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
     /// from there, outside the exploration's order.
     public static let fromGlobalExecutor =
         "a task on Swift's global executor (a sleep on ContinuousClock or SuspendingClock wakes from there)"
-}
-
-/// The id of the task running on this thread, 0 if none (a task is a job: the runtime reads its id from the same
-/// object).
-private func currentTaskID() -> UInt64 {
-    withUnsafeCurrentTask { task in task.map { taskID(of: unsafeBitCast($0, to: UnownedJob.self)) } ?? 0 }
 }
 
 /// The calling thread's name as the kernel knows it (what `pthread_setname_np` set, or the process's name).

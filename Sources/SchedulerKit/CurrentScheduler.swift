@@ -73,6 +73,13 @@ extension Schedulers {
         ThreadState.forThisThread.pointee.current
     }
 
+    /// Whether `scheduler` is the one current on this thread: `current === scheduler` compared as identities, so
+    /// that asking counts no reference (the explorer asks on every `schedule`).
+    @inlinable @inline(__always)
+    package static func isCurrent(_ scheduler: AnyObject) -> Bool {
+        ThreadState.forThisThread.pointee.current.map { ObjectIdentifier($0) } == ObjectIdentifier(scheduler)
+    }
+
     /// Runs `body` with `Schedulers.current === scheduler`, restoring the previous value afterwards (RAC's
     /// `performAsCurrentScheduler:`). Every backend runs every task through this; third-party schedulers can too.
     /// The caller keeps `scheduler` alive for the duration of the call.

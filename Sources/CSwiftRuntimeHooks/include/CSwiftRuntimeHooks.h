@@ -23,4 +23,7 @@ void *_Nonnull schedulerkit_retain_n(void *_Nonnull object, uint32_t n);
 /// Gives back `n` strong references to a Swift object in one atomic subtraction (the runtime's `swift_release_n`).
 void schedulerkit_release_n(void *_Nonnull object, uint32_t n);
 
+/// The task running on this thread (the runtime's `swift_task_getCurrent`), or NULL outside every task.
+void *_Nullable schedulerkit_current_task(void);
+
 #endif

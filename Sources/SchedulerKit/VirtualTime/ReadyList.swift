@@ -24,6 +24,10 @@
     /// allocates nothing.
     private var tree: [Int32] = []
     private var base = 0
+    /// The slot of the entry of rank 0 while any is held (every slot before it is empty): the first-in-first-out
+    /// choice and the compaction read it at no cost. It only moves forward between compactions, so keeping it is
+    /// O(1) amortised per take.
+    private var firstHeld = 0
     public private(set) var count = 0
 
     public init() {}
@@ -46,6 +50,7 @@
     /// The position of the entry of rank `rank` (0: the one that became ready first).
     public func position(ofRank rank: Int) -> Int {
         precondition(rank >= 0 && rank < count, "ReadyList: rank \(rank) of \(count)")
+        if rank == 0 { return base + firstHeld }
         // Fenwick descent: the largest prefix holding at most `rank` entries ends just before the one sought. The
         // tree has a node per slot, so every index read is in bounds.
         let size = slots.count
@@ -66,14 +71,15 @@
     }
 
     /// How many held entries precede `position`.
-    public func rank(ofPosition position: Int) -> Int { Int(prefix(position - base)) }
+    public func rank(ofPosition position: Int) -> Int {
+        position - base == firstHeld ? 0 : Int(prefix(position - base))
+    }
 
     mutating func append(_ item: Item) {
         slots.append(item)
         let index = slots.count
-        // A new last node covers (index - lowbit, index]: its own one plus the held entries already in that range.
-        let low = index & -index
-        tree.append(1 + prefix(index - 1) - prefix(index - low))
+        tree.append(1 + covered(by: index))
+        if count == 0 { firstHeld = index - 1 }
         count += 1
     }
 
@@ -90,6 +96,10 @@
             }
         }
         count -= 1
+        if slot == firstHeld {
+            firstHeld += 1
+            while firstHeld < slots.count, case .none = slots[firstHeld] { firstHeld += 1 }
+        }
         compactIfSparse()
         return item
     }
@@ -103,6 +113,7 @@
             slots.removeAll()
             tree.removeAll()
             count = 0
+            firstHeld = 0
         }
         return slots.compactMap { $0 }
     }
@@ -120,6 +131,21 @@
         }
     }
 
+    /// How many held entries the new last node `index` covers besides its own, (index - lowbit, index): the nodes
+    /// that descend from it, summed along one path.
+    private func covered(by index: Int) -> Int32 {
+        tree.withUnsafeBufferPointer { tree in
+            let start = index & (index &- 1)
+            var node = index &- 1
+            var sum: Int32 = 0
+            while node > start {
+                sum &+= tree[node &- 1]
+                node &= node &- 1
+            }
+            return sum
+        }
+    }
+
     /// Drops the taken slots before the first held one once they are half the list, so a long exploration keeps a
     /// list the size of what is ready, not of everything that ever was: O(1) amortised per entry.
     private mutating func compactIfSparse() {
@@ -128,19 +154,24 @@
                 base += slots.count
                 slots.removeAll(keepingCapacity: true)
                 tree.removeAll(keepingCapacity: true)
+                firstHeld = 0
             }
             return
         }
-        let leading = count == 0 ? slots.count : position(ofRank: 0) - base
+        let leading = count == 0 ? slots.count : firstHeld
         guard leading * 2 >= slots.count else { return }
         base += leading
+        firstHeld = 0
         slots.removeFirst(leading)
-        tree = []
-        tree.reserveCapacity(slots.count)
-        for index in stride(from: 1, through: slots.count, by: 1) {
-            let low = index & -index
-            let own: Int32 = slots[index - 1] == nil ? 0 : 1
-            tree.append(own + prefix(index - 1) - prefix(index - low))
+        // Rebuilt in linear time: each node's ones, then each node adds itself into its parent.
+        tree = slots.map { $0 == nil ? 0 : 1 }
+        tree.withUnsafeMutableBufferPointer { tree in
+            var index = 1
+            while index <= tree.count {
+                let parent = index &+ (index & -index)
+                if parent <= tree.count { tree[parent &- 1] &+= tree[index &- 1] }
+                index &+= 1
+            }
         }
     }
 }
