@@ -44,13 +44,15 @@ public struct PCTStrategy: SchedulingStrategy {
     /// Keeps the ready jobs in a heap by their task's priority, where a job whose task was lowered since it went in
     /// is put back at its new priority when it reaches the top: O(log n) a step.
     final class Chooser: ScheduleChooser {
-        private var random: SplitMix64
+        // Unchecked: one schedule's driving thread alone calls `choose`, under the engine's lock, so the runtime's
+        // exclusivity checks (two calls into the runtime per access) would only cost time.
+        @exclusivity(unchecked) private var random: SplitMix64
         private let depth: Int
         /// Each task's priority by its number (higher runs first; number 0 unused).
-        private var priorities: [UInt64] = [0]
+        @exclusivity(unchecked) private var priorities: [UInt64] = [0]
         /// The change points by step, latest first, so the next one is the last (no hashing per step).
-        private var changePoints: [(step: Int, lowered: UInt64)] = []
-        private var byPriority = Heap<Key>()
+        @exclusivity(unchecked) private var changePoints: [(step: Int, lowered: UInt64)] = []
+        @exclusivity(unchecked) private var byPriority = Heap<Key>()
 
         /// A ready job: its task's priority when it went in, and its id (earlier wins a tie).
         private struct Key: Comparable {

@@ -18,12 +18,12 @@ public struct ReadyJobs {
     /// The job of rank `rank`: 0 is the one that became ready first.
     public func job(ofRank rank: Int) -> ReadyJob {
         let position = list.position(ofRank: rank)
-        return ReadyJob(id: position, task: list[position]!.note)
+        return ReadyJob(id: position, task: list.note(at: position)!)
     }
 
     /// The job `id`, or nil once it has run.
     public func job(_ id: Int) -> ReadyJob? {
-        list[id].map { ReadyJob(id: id, task: $0.note) }
+        list.note(at: id).map { ReadyJob(id: id, task: $0) }
     }
 
     /// How many ready jobs became ready before `job`.
@@ -46,7 +46,7 @@ public struct ReadyJobs {
             public mutating func next() -> ReadyJob? {
                 while position < end {
                     defer { position += 1 }
-                    if let item = list[position] { return ReadyJob(id: position, task: item.note) }
+                    if let note = list.note(at: position) { return ReadyJob(id: position, task: note) }
                 }
                 return nil
             }

@@ -19,8 +19,8 @@ final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
     func choose(in ready: inout ReadyList, step: Int) -> Int {
         let firstNew = seen
         for position in seen..<ready.endPosition {
-            guard let item = ready[position] else { continue }
-            ready.setNote(number(of: item), at: position)
+            guard let carried = ready.carried(at: position) else { continue }
+            ready.setNote(number(of: carried), at: position)
         }
         seen = ready.endPosition
         return chooser.choose(among: ReadyJobs(ready, firstNew: firstNew), step: step).id
@@ -30,9 +30,9 @@ final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
     var taskNumbers: [UInt64: Int] { numbers }
 
     /// A job's task by its number; other work (a job of no task, a closure, a tick) counts as a task of its own.
-    private func number(of item: ReadyList.Item) -> Int {
+    private func number(of carried: ScheduledWork.Carried) -> Int {
         count += 1
-        switch item.carried {
+        switch carried {
         case .actorJob(let task) where task != 0, .taskJob(let task) where task != 0,
             .runtimeJob(let task) where task != 0:
             if let number = numbers[task] {

@@ -42,6 +42,19 @@
         return slot >= 0 && slot < slots.count ? slots[slot] : nil
     }
 
+    /// The strategy's number of the entry at `position`, nil once taken. Read in place: the subscript's copy of an
+    /// entry counts a reference to its work, twice on every step a strategy takes.
+    public func note(at position: Int) -> Int? {
+        let slot = position - base
+        return slot >= 0 && slot < slots.count ? slots[slot]?.note : nil
+    }
+
+    /// What carried the entry at `position`, nil once taken; read in place, as ``note(at:)``.
+    public func carried(at position: Int) -> ScheduledWork.Carried? {
+        let slot = position - base
+        return slot >= 0 && slot < slots.count ? slots[slot]?.carried : nil
+    }
+
     /// Sets the strategy's number of the held entry at `position`.
     public mutating func setNote(_ note: Int, at position: Int) {
         slots[position - base]?.note = note
