@@ -37,22 +37,21 @@
     /// new to it.
     public var endPosition: Int { base + slots.count }
 
-    public subscript(position: Int) -> Item? {
+    public subscript(position: Int) -> Item? { slot(of: position).flatMap { slots[$0] } }
+
+    /// The slot of `position`, nil when it is before the first slot kept or past the last.
+    private func slot(of position: Int) -> Int? {
         let slot = position - base
-        return slot >= 0 && slot < slots.count ? slots[slot] : nil
+        return slot >= 0 && slot < slots.count ? slot : nil
     }
 
     /// The strategy's number of the entry at `position`, nil once taken. Read in place: the subscript's copy of an
     /// entry counts a reference to its work, twice on every step a strategy takes.
-    public func note(at position: Int) -> Int? {
-        let slot = position - base
-        return slot >= 0 && slot < slots.count ? slots[slot]?.note : nil
-    }
+    public func note(at position: Int) -> Int? { slot(of: position).flatMap { slots[$0]?.note } }
 
     /// What carried the entry at `position`, nil once taken; read in place, as ``note(at:)``.
     public func carried(at position: Int) -> ScheduledWork.Carried? {
-        let slot = position - base
-        return slot >= 0 && slot < slots.count ? slots[slot]?.carried : nil
+        slot(of: position).flatMap { slots[$0]?.carried }
     }
 
     /// Sets the strategy's number of the held entry at `position`.
@@ -91,7 +90,8 @@
     mutating func append(_ item: Item) {
         slots.append(item)
         let index = slots.count
-        tree.append(1 + covered(by: index))
+        // A new last node covers (index - lowbit, index]: its own one plus the held entries already in that range.
+        tree.append(1 + prefix(index - 1, after: index & (index - 1)))
         if count == 0 { firstHeld = index - 1 }
         count += 1
     }
@@ -131,29 +131,15 @@
         return slots.compactMap { $0 }
     }
 
-    /// How many held entries are among the first `end` slots (`end` at most `slots.count`).
-    private func prefix(_ end: Int) -> Int32 {
+    /// How many held entries are among the first `end` slots (`end` at most `slots.count`), past the first
+    /// `start` when `start` is what clearing `end`'s low bits reaches (a node's own range).
+    private func prefix(_ end: Int, after start: Int = 0) -> Int32 {
         tree.withUnsafeBufferPointer { tree in
             var index = end
             var sum: Int32 = 0
-            while index > 0 {
+            while index > start {
                 sum &+= tree[index &- 1]
                 index &= index &- 1
-            }
-            return sum
-        }
-    }
-
-    /// How many held entries the new last node `index` covers besides its own, (index - lowbit, index): the nodes
-    /// that descend from it, summed along one path.
-    private func covered(by index: Int) -> Int32 {
-        tree.withUnsafeBufferPointer { tree in
-            let start = index & (index &- 1)
-            var node = index &- 1
-            var sum: Int32 = 0
-            while node > start {
-                sum &+= tree[node &- 1]
-                node &= node &- 1
             }
             return sum
         }
