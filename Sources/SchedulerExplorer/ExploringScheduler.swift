@@ -164,7 +164,9 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
     func taskNames() -> [Int: String] {
         let named = names.withLock { $0.compactMapValues { $0 } }
         var byNumber: [Int: String] = [:]
-        for (task, number) in chooser.taskNumbers { if let name = named[task] { byNumber[number] = name } }
+        for (task, number) in engine.withChooserLocked({ chooser.taskNumbers }) {
+            if let name = named[task] { byNumber[number] = name }
+        }
         return byNumber
     }
 
@@ -175,7 +177,7 @@ public final class ExploringScheduler: TimedScheduler, VirtualTimeDriver {
         let entries = engine.pendingEntries()
         guard !entries.isEmpty else { return [] }
         let (sleepers, named) = (sleepers.withLock { $0 }, names.withLock { $0.compactMapValues { $0 } })
-        let numbers = chooser.taskNumbers
+        let numbers = engine.withChooserLocked { chooser.taskNumbers }
         var lines: [String] = []
         var seen = Set<UInt64>()
         for entry in entries {

@@ -56,7 +56,8 @@ import Testing
             if model.isEmpty || (round % 7 != 0 && Int.random(in: 0..<3, using: &generator) > 0) {
                 let position = ready.endPosition
                 let work = VirtualWork.once(ScheduledWork {}, timed: false)
-                ready.append(ReadyList.Item(deadline: .zero, sequence: UInt64(appended), work: work, carried: .closure))
+                ready.append(
+                    ReadyList.Item(deadline: .zero, sequence: UInt64(appended), work: work, carried: .closure, note: 0))
                 appended += 1
                 model.append(position)
             } else {

@@ -80,14 +80,31 @@ public struct PCTStrategy: SchedulingStrategy {
         }
 
         func choose(among ready: ReadyJobs, step: Int) -> ReadyJob {
-            for job in ready.newJobs {
+            // The last new job stays out of the heap until it is compared with the top: a step that adds one job and
+            // runs one then costs one trickle through the heap (`replaceMax`), not an insert and a `popMax`. The job
+            // chosen is the same: the highest current priority, the earliest job on a tie.
+            var latest: Key?
+            for id in ready.newJobIDs {
+                guard let job = ready.job(id) else { continue }
                 if job.task == priorities.count {
                     // A new task: a random priority above every change point's.
                     priorities.append(UInt64(depth) + (random.next() >> 1))
                 }
-                byPriority.insert(Key(priority: priorities[job.task], job: job))
+                if let previous = latest { byPriority.insert(previous) }
+                latest = Key(priority: priorities[job.task], job: job)
             }
-            while let top = byPriority.popMax() {
+            while true {
+                let top: Key
+                if let candidate = latest {
+                    latest = nil
+                    // A key in the heap only ever overstates its task's priority (priorities are only lowered), so
+                    // a fresh key above the top is above every ready job.
+                    guard let max = byPriority.max, candidate < max else { return run(candidate, at: step) }
+                    top = byPriority.replaceMax(with: candidate)
+                } else {
+                    guard let max = byPriority.popMax() else { break }
+                    top = max
+                }
                 guard ready.job(top.job.id) != nil else { continue }  // run already: never, but harmless
                 let current = priorities[top.job.task]
                 guard current == top.priority else {
@@ -95,13 +112,19 @@ public struct PCTStrategy: SchedulingStrategy {
                     byPriority.insert(Key(priority: current, job: top.job))
                     continue
                 }
-                if let next = changePoints.last, next.step == step {
-                    priorities[top.job.task] = next.lowered
-                    changePoints.removeLast()
-                }
-                return top.job
+                return run(top, at: step)
             }
             preconditionFailure("PCTStrategy: a ready job missing from the heap")
+        }
+
+        /// Runs `chosen` at `step`, lowering its task first if `step` is a change point.
+        @inline(__always)
+        private func run(_ chosen: Key, at step: Int) -> ReadyJob {
+            if let next = changePoints.last, next.step == step {
+                priorities[chosen.job.task] = next.lowered
+                changePoints.removeLast()
+            }
+            return chosen.job
         }
     }
 }

@@ -29,31 +29,8 @@ public struct ReadyJobs {
     /// How many ready jobs became ready before `job`.
     public func rank(of job: ReadyJob) -> Int { list.rank(ofPosition: job.id) }
 
-    /// The jobs that became ready since the chooser's last step, in that order: a chooser that keeps the ready jobs
-    /// in an order of its own (PCT's priorities) takes them in here, each once.
-    public var newJobs: NewJobs { NewJobs(list: list, positions: firstNew..<list.endPosition) }
-
-    /// The jobs new since the last step, in the order they became ready.
-    public struct NewJobs: Sequence {
-        let list: ReadyList
-        let positions: Range<Int>
-
-        public struct Iterator: IteratorProtocol {
-            let list: ReadyList
-            var position: Int
-            let end: Int
-
-            public mutating func next() -> ReadyJob? {
-                while position < end {
-                    defer { position += 1 }
-                    if let note = list.note(at: position) { return ReadyJob(id: position, task: note) }
-                }
-                return nil
-            }
-        }
-
-        public func makeIterator() -> Iterator {
-            Iterator(list: list, position: positions.lowerBound, end: positions.upperBound)
-        }
-    }
+    /// The ids of the jobs that became ready since the chooser's last step, in that order: a chooser that keeps the
+    /// ready jobs in an order of its own (PCT's priorities) takes each in once, through ``job(_:)``. Ids, not jobs:
+    /// a sequence of jobs would hold a copy of the ready list, two counted references a step.
+    public var newJobIDs: Range<Int> { firstNew..<list.endPosition }
 }

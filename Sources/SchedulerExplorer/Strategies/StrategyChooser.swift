@@ -1,9 +1,10 @@
 @_spi(Explorer) import SchedulerKit
 
 /// What the virtual-time engine asks to choose among its ready work: numbers each task in the order it first had a
-/// job ready (so a trace names tasks the same way in every replay, whatever their ids), then asks the schedule's
+/// job ready (asked by the engine as each job becomes ready) (so a trace names tasks the same way in every replay, whatever their ids), then asks the schedule's
 /// chooser. It sees each ready job once, when it becomes ready, so a chooser pays O(log n) a step, not a scan.
-// @unchecked Sendable: the engine calls `choose` only with its state lock held, so one thread at a time touches it.
+// @unchecked Sendable: the engine calls `choose` and `note` only with its state lock held, and `taskNumbers` is read
+// under the same lock (`VirtualTimeEngine.withChooserLocked`), so one thread at a time touches it.
 final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
     let chooser: any ScheduleChooser
     /// The ready list's positions up to here have been seen.
@@ -18,10 +19,6 @@ final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
 
     func choose(in ready: inout ReadyList, step: Int) -> Int {
         let firstNew = seen
-        for position in seen..<ready.endPosition {
-            guard let carried = ready.carried(at: position) else { continue }
-            ready.setNote(number(of: carried), at: position)
-        }
         seen = ready.endPosition
         return chooser.choose(among: ReadyJobs(ready, firstNew: firstNew), step: step).id
     }
@@ -30,7 +27,7 @@ final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
     var taskNumbers: [UInt64: Int] { numbers }
 
     /// A job's task by its number; other work (a job of no task, a closure, a tick) counts as a task of its own.
-    private func number(of carried: ScheduledWork.Carried) -> Int {
+    func note(_ carried: ScheduledWork.Carried) -> Int {
         count += 1
         switch carried {
         case .actorJob(let task) where task != 0, .taskJob(let task) where task != 0,

@@ -14,8 +14,8 @@
         public let work: VirtualWork
         /// What carried the work, and its task's id, read when it was queued (a job can be read only until it runs).
         public let carried: ScheduledWork.Carried
-        /// The strategy's own number for the entry (the explorer's task number), 0 until it sets one.
-        public var note = 0
+        /// The strategy's own number for the entry (the explorer's task number), given as it becomes ready.
+        public let note: Int
     }
 
     /// Slot `i` holds the entry of position `base + i`, nil once taken.
@@ -48,16 +48,6 @@
     /// The strategy's number of the entry at `position`, nil once taken. Read in place: the subscript's copy of an
     /// entry counts a reference to its work, twice on every step a strategy takes.
     public func note(at position: Int) -> Int? { slot(of: position).flatMap { slots[$0]?.note } }
-
-    /// What carried the entry at `position`, nil once taken; read in place, as ``note(at:)``.
-    public func carried(at position: Int) -> ScheduledWork.Carried? {
-        slot(of: position).flatMap { slots[$0]?.carried }
-    }
-
-    /// Sets the strategy's number of the held entry at `position`.
-    public mutating func setNote(_ note: Int, at position: Int) {
-        slots[position - base]?.note = note
-    }
 
     /// The position of the entry of rank `rank` (0: the one that became ready first).
     public func position(ofRank rank: Int) -> Int {
@@ -112,8 +102,9 @@
         if slot == firstHeld {
             firstHeld += 1
             while firstHeld < slots.count, case .none = slots[firstHeld] { firstHeld += 1 }
+            // Only a move of the first held entry (or the last taken) can make the list sparse enough.
+            compactIfSparse()
         }
-        compactIfSparse()
         return item
     }
 
@@ -162,9 +153,10 @@
         base += leading
         firstHeld = 0
         slots.removeFirst(leading)
-        // Rebuilt in linear time: each node's ones, then each node adds itself into its parent.
-        tree = slots.map { $0 == nil ? 0 : 1 }
+        // Rebuilt in place, in linear time: each node's ones, then each node adds itself into its parent.
+        tree.removeLast(leading)
         tree.withUnsafeMutableBufferPointer { tree in
+            for slot in 0..<tree.count { tree[slot] = slots[slot] == nil ? 0 : 1 }
             var index = 1
             while index <= tree.count {
                 let parent = index &+ (index & -index)

@@ -31,6 +31,8 @@ import CSwiftRuntimeHooks
     private let drivers = ConditionLock()
     /// The thread that drives now, if any: work scheduled from any other thread is from outside.
     private let driver = Locked<pthread_t?>(nil)
+    /// What chooses among the ready work and numbers each entry as it becomes ready, asked under the state lock
+    /// only; nil: first in first out.
     private let chooser: (any ReadyWorkChooser)?
 
     /// The queue, also reachable without the lock for what its batches settle by atomics (``VirtualQueue/claims``).
@@ -94,6 +96,10 @@ import CSwiftRuntimeHooks
     }
 
     public var now: SchedulerTime { state.withLock { $0.now } }
+
+    /// Runs `body` with the state lock held: the lock under which the chooser is asked, so what the chooser keeps can
+    /// be read there while other threads schedule.
+    public func withChooserLocked<R>(_ body: () -> R) -> R { state.withLock { _ in body() } }
 
     /// Entries still queued (cancelled ones may be counted until they are reached or purged).
     public var pendingCount: Int { state.withLock { $0.queue.count + ($0.ready?.count ?? 0) } }
@@ -163,7 +169,7 @@ import CSwiftRuntimeHooks
         state.withLock { state in
             let sequence = state.queue.takeSequence()
             if let origin { state.origins[sequence] = origin }
-            state.insert(work, at: max(deadline, state.now), sequence: sequence, carried: carried)
+            state.insert(work, at: max(deadline, state.now), sequence: sequence, carried: carried, noting: chooser)
             state.queue.purgeIfGrown()
         }
     }
@@ -172,7 +178,8 @@ import CSwiftRuntimeHooks
     public func scheduleRepeating(_ work: RepeatingWork, at start: SchedulerTime, every interval: Duration) {
         state.withLock { state in
             let tick = VirtualTick(work: work, interval: interval, sequence: state.queue.takeSequence())
-            state.insert(.tick(tick), at: max(start, state.now), sequence: tick.sequence, carried: .closure)
+            state.insert(
+                .tick(tick), at: max(start, state.now), sequence: tick.sequence, carried: .closure, noting: chooser)
         }
     }
 
@@ -249,10 +256,12 @@ import CSwiftRuntimeHooks
             if ready.isEmpty {
                 guard let entry = state.popLive(dueBy: limit) else { return nil }
                 state.now = max(state.now, entry.deadline)
-                ready.append(state.readyItem(entry))
+                ready.append(state.readyItem(entry, noting: chooser!))
             }
             // Everything due by now becomes ready, in (due, submission) order, after what already was.
-            while let entry = state.queue.popDue(at: state.now) { ready.append(state.readyItem(entry)) }
+            while let entry = state.queue.popDue(at: state.now) {
+                ready.append(state.readyItem(entry, noting: chooser!))
+            }
             state.steps += 1
             let position =
                 firstInFirstOut ? ready.position(ofRank: 0) : chooser!.choose(in: &ready, step: state.steps)
@@ -287,7 +296,10 @@ import CSwiftRuntimeHooks
 
     private func rearm(_ tick: VirtualTick, after deadline: SchedulerTime) {
         let next = deadline.advanced(by: tick.interval, argument: "interval")
-        state.withLock { $0.insert(.tick(tick), at: max(next, $0.now), sequence: tick.sequence, carried: .closure) }
+        state.withLock { state in
+            state.insert(
+                .tick(tick), at: max(next, state.now), sequence: tick.sequence, carried: .closure, noting: chooser)
+        }
     }
 
     /// Drops everything queued, cancelling it, and says how many entries there were: the end of a schedule, where a
