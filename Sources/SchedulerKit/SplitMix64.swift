@@ -15,8 +15,8 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// Uniform in `0..<bound` (Lemire's multiply-and-reject, no modulo bias). The rejection threshold is below
-    /// `bound`, so a low half at or above `bound` is accepted without computing it: the division (tens of cycles,
-    /// most of a random choice) runs only in the rare case, and the values drawn are the same.
+    /// `bound`, so a low half at or above `bound` is accepted without computing it: the 64-bit division runs only
+    /// when the low half falls below `bound` (a chance of `bound` in 2^64), and the values drawn are the same.
     package mutating func next(below bound: UInt64) -> UInt64 {
         precondition(bound > 0)
         var product = next().multipliedFullWidth(by: bound)
