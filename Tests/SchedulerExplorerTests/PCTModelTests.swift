@@ -12,19 +12,13 @@ import Testing
         var random: SplitMix64
         let depth: Int
         var priorities: [Int: UInt64] = [:]
-        var changePoints: [Int: UInt64] = [:]
+        let changePoints: [Int: UInt64]
 
         init(depth: Int, steps: Int, seed: UInt64) {
             self.depth = depth
             random = SplitMix64(seed: seed)
-            var lowered = UInt64(depth) - 1
-            while lowered > 0, changePoints.count < min(depth - 1, steps) {
-                let step = 1 + Int(random.next(below: UInt64(steps)))
-                if changePoints[step] == nil {
-                    changePoints[step] = lowered
-                    lowered -= 1
-                }
-            }
+            // Drawn as the chooser draws them (the same code): what is checked here is the choice at each step.
+            changePoints = PCTStrategy.Chooser.changePoints(depth: depth, steps: steps, drawnFrom: &random)
         }
 
         /// The id of the job to run among `ready` (in id order): the highest priority, the earliest on a tie.

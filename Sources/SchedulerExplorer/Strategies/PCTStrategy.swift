@@ -65,8 +65,13 @@ public struct PCTStrategy: SchedulingStrategy {
         init(depth: Int, steps: Int, seed: UInt64) {
             self.depth = depth
             random = SplitMix64(seed: seed)
-            // Depth - 1 distinct change points in 1...steps; the i-th lowers the running task to priority depth - i,
-            // below every initial priority (which are at least depth).
+            let points = Self.changePoints(depth: depth, steps: steps, drawnFrom: &random)
+            changePoints = points.map { (step: $0.key, lowered: $0.value) }.sorted { $0.step > $1.step }
+        }
+
+        /// Depth - 1 distinct change points in 1...steps, drawn first from a schedule's generator: the i-th lowers
+        /// the running task to priority depth - i, below every initial priority (which are at least depth).
+        static func changePoints(depth: Int, steps: Int, drawnFrom random: inout SplitMix64) -> [Int: UInt64] {
             var points: [Int: UInt64] = [:]
             var lowered = UInt64(depth) - 1
             while lowered > 0, points.count < min(depth - 1, steps) {
@@ -76,7 +81,7 @@ public struct PCTStrategy: SchedulingStrategy {
                     lowered -= 1
                 }
             }
-            changePoints = points.map { (step: $0.key, lowered: $0.value) }.sorted { $0.step > $1.step }
+            return points
         }
 
         func choose(among ready: ReadyJobs, step: Int) -> ReadyJob {
