@@ -1,8 +1,9 @@
 @_spi(Explorer) import SchedulerKit
 
 /// What the virtual-time engine asks to choose among its ready work: numbers each task in the order it first had a
-/// job ready (asked by the engine as each job becomes ready) (so a trace names tasks the same way in every replay, whatever their ids), then asks the schedule's
-/// chooser. It sees each ready job once, when it becomes ready, so a chooser pays O(log n) a step, not a scan.
+/// job ready, as the job becomes ready (so a trace names tasks the same way in every replay, whatever their ids),
+/// and asks the schedule's chooser. It sees each ready job once, when it becomes ready, so a chooser pays O(log n) a
+/// step, not a scan.
 // @unchecked Sendable: the engine calls `choose` and `note` only with its state lock held, and `taskNumbers` is read
 // under the same lock (`VirtualTimeEngine.withChooserLocked`), so one thread at a time touches it.
 final class StrategyChooser: ReadyWorkChooser, @unchecked Sendable {
